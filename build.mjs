@@ -1,0 +1,79 @@
+// One bundler for every entry: the extension, the language server, the CLI, the GPU runner, each webview.
+import * as esbuild from "esbuild";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const watch = process.argv.includes("--watch");
+const production = !process.argv.includes("--dev");
+const dist = "dist";
+
+// ESM-only dependencies read import.meta.url; in a CJS bundle it must point at the bundle itself.
+const importMetaShim = {
+  define: { "import.meta.url": "__importMetaUrl" },
+  banner: { js: 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;' },
+};
+
+const nodeCommon = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+  ...importMetaShim,
+};
+
+const nodeEntries = [
+  { entryPoints: ["extension/extension.ts"], outfile: `${dist}/extension.js`, external: ["vscode"] },
+  { entryPoints: ["server/server.ts"], outfile: `${dist}/server.js` },
+  {
+    entryPoints: ["server/cli/main.ts"],
+    outfile: `${dist}/cli.js`,
+    banner: { js: `#!/usr/bin/env node\n${importMetaShim.banner.js}` },
+  },
+  { entryPoints: ["native/runner/runner.ts"], outfile: `${dist}/runner.js` },
+].filter((e) => existsSync(e.entryPoints[0]));
+
+// Each webview/<panel>/main.ts becomes dist/webview/<panel>.js, run in the browser sandbox.
+const webviewEntries = existsSync("webview")
+  ? readdirSync("webview", { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join("webview", d.name, "main.ts")))
+      .map((d) => ({
+        entryPoints: [join("webview", d.name, "main.ts")],
+        outfile: `${dist}/webview/${d.name}.js`,
+        bundle: true,
+        platform: "browser",
+        target: "es2022",
+        format: "iife",
+        minify: production,
+        sourcemap: production ? false : "inline",
+        logLevel: "warning",
+      }))
+  : [];
+
+function copyAssets() {
+  mkdirSync(`${dist}/wasm`, { recursive: true });
+  cpSync("node_modules/web-tree-sitter/web-tree-sitter.wasm", `${dist}/wasm/web-tree-sitter.wasm`);
+  cpSync("node_modules/tree-sitter-cuda/tree-sitter-cuda.wasm", `${dist}/wasm/tree-sitter-cuda.wasm`);
+  if (existsSync("server/rules/docs")) cpSync("server/rules/docs", `${dist}/rules`, { recursive: true });
+  for (const css of existsSync("webview") ? readdirSync("webview").filter((f) => f.endsWith(".css")) : []) {
+    mkdirSync(`${dist}/webview`, { recursive: true });
+    cpSync(join("webview", css), `${dist}/webview/${css}`);
+  }
+  const addon = "native/build/Release/cuda_addon.node";
+  if (existsSync(addon)) {
+    mkdirSync(`${dist}/native`, { recursive: true });
+    cpSync(addon, `${dist}/native/cuda_addon.node`);
+  }
+}
+
+if (!watch) rmSync(`${dist}/webview`, { recursive: true, force: true });
+const configs = [...nodeEntries.map((e) => ({ ...nodeCommon, ...e })), ...webviewEntries];
+if (watch) {
+  for (const c of configs) await (await esbuild.context(c)).watch();
+  copyAssets();
+} else {
+  await Promise.all(configs.map((c) => esbuild.build(c)));
+  copyAssets();
+}

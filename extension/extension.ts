@@ -1,0 +1,26 @@
+// Wires the features; each feature is a file exporting activate(ctx).
+import * as vscode from "vscode";
+import * as languageServer from "./languageServer";
+import * as statusBar from "./statusBar";
+
+export function activate(ctx: vscode.ExtensionContext): void {
+  const started = performance.now();
+  const status = statusBar.activate(ctx);
+  languageServer.activate(ctx, status);
+  const ms = performance.now() - started;
+  log(ctx).info(`activated in ${ms.toFixed(1)} ms`);
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return languageServer.stop();
+}
+
+let channel: vscode.LogOutputChannel | undefined;
+/** The extension's one output channel ("CUDA Kernel Dev" in the Output panel). */
+export function log(ctx: vscode.ExtensionContext): vscode.LogOutputChannel {
+  if (!channel) {
+    channel = vscode.window.createOutputChannel("CUDA Kernel Dev", { log: true });
+    ctx.subscriptions.push(channel);
+  }
+  return channel;
+}

@@ -1,0 +1,30 @@
+// Owns the language client: starts the bundled server for cuda-cpp documents; restart = stop + start.
+import * as vscode from "vscode";
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import { targetsNotification, type TargetsParams } from "../server/protocol";
+import type { TargetsStatus } from "./statusBar";
+
+let client: LanguageClient | undefined;
+
+export function activate(ctx: vscode.ExtensionContext, status: TargetsStatus): void {
+  const module = ctx.asAbsolutePath("dist/server.js");
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--inspect=6019"] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ language: "cuda-cpp" }],
+    synchronize: { configurationSection: "cudaKernelDev" },
+    initializationOptions: { extensionPath: ctx.extensionPath },
+  };
+  client = new LanguageClient("cudaKernelDev", "CUDA Kernel Dev", serverOptions, clientOptions);
+  ctx.subscriptions.push(client.onNotification(targetsNotification, (p: TargetsParams) => status.show(p)));
+  // Not awaited: activation must stay fast; the client reports its own start failures.
+  client.start().catch((err: unknown) => {
+    void vscode.window.showErrorMessage(`CUDA Kernel Dev: the language server did not start: ${String(err)}`);
+  });
+}
+
+export function stop(): Thenable<void> | undefined {
+  return client?.stop();
+}

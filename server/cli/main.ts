@@ -1,0 +1,20 @@
+// `cuda-kernel-dev`: every feature of the extension from a terminal, for CI and other editors.
+// Each subcommand lives in its own file under server/cli/ and is registered here.
+import { Command, CommanderError } from "commander";
+import { CliError } from "./cliError";
+
+const program = new Command("cuda-kernel-dev")
+  .description("Lint, benchmark, profile and size CUDA kernels.")
+  .version("0.1.0")
+  .showHelpAfterError()
+  .exitOverride();
+
+const commands: Command[] = [];
+for (const c of commands) program.addCommand(c);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`cuda-kernel-dev: ${message}\n`);
+  process.exit(err instanceof CliError ? err.exitCode : 2);
+});

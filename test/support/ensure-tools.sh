@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what the UI tests and `npm start` need on a fresh machine: Debian's Chromium,
+# libkrb5-dev (code-server's native build), and a project-local code-server under .tools/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+CODE_SERVER_VERSION=4.100.3
+need_apt=()
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+[ -e /usr/include/krb5.h ] || [ -e /usr/include/gssapi/gssapi.h ] || need_apt+=(libkrb5-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "ensure-tools: missing ${need_apt[*]}; install them with apt-get (needs root)" >&2
+    exit 1
+  fi
+  echo "ensure-tools: installing ${need_apt[*]} from Debian"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+cs=.tools/code-server
+if [ ! -x "$cs/node_modules/.bin/code-server" ] || ! "$cs/node_modules/.bin/code-server" --version 2>/dev/null | grep -q "^$CODE_SERVER_VERSION"; then
+  echo "ensure-tools: installing code-server $CODE_SERVER_VERSION into $cs (about 3 minutes)"
+  mkdir -p "$cs"
+  printf '{"name":"code-server-host","private":true,"allowScripts":{"code-server":true}}\n' >"$cs/package.json"
+  (cd "$cs" && npm_config_unsafe_perm=true npm_config_yes=true npm install --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION")
+fi
