@@ -1,6 +1,6 @@
 // One bundler for every entry: the extension, the language server, the CLI, the GPU runner, each webview.
 import * as esbuild from "esbuild";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 const watch = process.argv.includes("--watch");
@@ -68,7 +68,7 @@ function copyAssets() {
   }
 }
 
-if (!watch) rmSync(`${dist}/webview`, { recursive: true, force: true });
+
 const configs = [...nodeEntries.map((e) => ({ ...nodeCommon, ...e })), ...webviewEntries];
 if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();

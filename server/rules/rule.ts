@@ -1,0 +1,57 @@
+// The contract between the lint engine (server/lint/) and the rules (server/rules/<rule-id>.ts).
+import type { Node, Tree } from "web-tree-sitter";
+
+export type Severity = "error" | "warning" | "information" | "hint";
+
+/** 0-based lines and UTF-16 columns, end exclusive: the LSP convention. */
+export interface Span {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface TextEdit {
+  span: Span;
+  newText: string;
+}
+
+/** A quick fix: only offered where applying it keeps the code correct. */
+export interface Fix {
+  title: string;
+  edits: TextEdit[];
+  isPreferred?: boolean;
+}
+
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  message: string;
+  span: Span;
+  fixes: Fix[];
+}
+
+export interface RuleOptions {
+  /** Extra launch-check macros accepted by missing-launch-check (besides the built-in ones). */
+  launchCheckMacros: string[];
+}
+
+export interface LintContext {
+  readonly tree: Tree;
+  readonly text: string;
+  /** The document's path or URI, for messages only. */
+  readonly fileName: string;
+  /** Target SM versions being built, e.g. [75, 90]; ascending; never empty. */
+  readonly targets: readonly number[];
+  readonly options: RuleOptions;
+  report(finding: { node?: Node; span?: Span; message: string; fixes?: Fix[] }): void;
+}
+
+export interface Rule {
+  /** Stable id, part of the interface: configs, suppressions and CI scripts name it. */
+  readonly id: string;
+  readonly defaultSeverity: Severity;
+  /** One line, shown in docs and SARIF. */
+  readonly summary: string;
+  check(ctx: LintContext): void;
+}
