@@ -1,11 +1,17 @@
 // The extension/CLI <-> runner boundary: newline-delimited JSON over the runner's stdio.
 // Owned by the runner (native/runner/); the extension and CLI import it type-only.
+// One JSON object per line on stdin (RequestMessage) and on stdout (ResponseMessage | ProgressMessage).
+// The runner answers requests in order, one at a time; stderr is free-form log text.
 
 export type CudaErrorCode = string; // e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_NO_DEVICE"
 
 /** Errors cross every boundary as data, never as a process abort. */
 export interface RunnerError {
-  /** CUDA error name, or a runner code: "NO_DRIVER", "TIMEOUT", "CRASHED", "BAD_REQUEST", "CANCELLED". */
+  /**
+   * CUDA error name, or a runner code: "NO_DRIVER" (libcuda.so.1 missing or cuInit failed),
+   * "TIMEOUT", "CRASHED", "STOPPED" (crash loop; not restarted), "BAD_REQUEST", "CANCELLED",
+   * "NOT_FOUND" (kernel symbol not in the module), "INTERNAL".
+   */
   code: CudaErrorCode;
   /** The driver call that failed, e.g. "cuCtxSynchronize". */
   call?: string;
@@ -29,15 +35,17 @@ export interface DeviceAttributes {
   sharedMemPerBlockBytes: number;
   sharedMemPerBlockOptinBytes: number;
   sharedMemPerSMBytes: number;
+  reservedSharedMemPerBlockBytes: number;
   regsPerBlock: number;
   regsPerSM: number;
   maxThreadsPerBlock: number;
   maxThreadsPerSM: number;
   maxBlocksPerSM: number;
+  warpSize: number;
   clockRateKHz: number;
 }
 
-export type DType = "f32" | "f16" | "bf16" | "f64" | "i32" | "i64" | "u8" | "i8";
+export type DType = "f32" | "f16" | "bf16" | "f64" | "i32" | "i64" | "u32" | "u64" | "u8" | "i8";
 export type Init =
   | { kind: "randn"; seed?: number }
   | { kind: "uniform"; low: number; high: number; seed?: number }
@@ -46,8 +54,14 @@ export type Init =
   | { kind: "arange" }
   | { kind: "constant"; value: number };
 
+/** Tolerance of an output: |got - want| <= atol + rtol * |want| for every element. */
+export interface Tolerance {
+  atol: number;
+  rtol: number;
+}
+
 export type KernelArg =
-  | { kind: "buffer"; name: string; dtype: DType; count: number; init: Init; output?: { atol: number; rtol: number } }
+  | { kind: "buffer"; name: string; dtype: DType; count: number; init: Init; output?: Tolerance }
   | { kind: "scalar"; name: string; dtype: DType; value: number };
 
 export interface LaunchSpec {
@@ -58,6 +72,7 @@ export interface LaunchSpec {
   grid: [number, number, number];
   block: [number, number, number];
   dynamicSmemBytes: number;
+  /** In the kernel's parameter order. Inits are seeded, so equal specs give equal data. */
   args: KernelArg[];
 }
 
@@ -74,9 +89,14 @@ export interface TimingOptions {
 }
 
 export interface BenchmarkRequest {
+  /** A cubin or fatbin for this device; the baseline's symbol is looked up in it too. */
   cubinPath: string;
   device: number;
   kernel: LaunchSpec;
+  /**
+   * Compared against the kernel: outputs are matched by argument name, else by their order among
+   * the outputs. The baseline's own inputs are generated from its own arg specs.
+   */
   baseline?: LaunchSpec;
   timing: TimingOptions;
   /** Per-size bytes moved and FLOPs, for GB/s and TFLOP/s. */
@@ -92,31 +112,79 @@ export interface SampleStats {
   meanNs: number;
   stdevNs: number;
   rsdPct: number;
+  /** Why sampling stopped: the RSD target was met, the time budget ran out, or maxSamples was hit. */
+  stoppedBy: "rsd" | "budget" | "maxSamples";
+  /** Derived from the request's bytes/flops and the median; absent when those were not given. */
+  gbPerSec?: number;
+  /** gbPerSec as a percentage of the device's peak DRAM bandwidth. */
+  pctPeakBandwidth?: number;
+  tflops?: number;
 }
 
 export interface OutputCheck {
   arg: string;
-  maxAbsError: number;
-  maxRelError: number;
-  cosine: number;
+  /** Error against the baseline's matching output; null when there is no baseline. */
+  maxAbsError: number | null;
+  maxRelError: number | null;
+  cosine: number | null;
+  /** Elements that differ beyond the tolerance (0 without a baseline). */
+  mismatched: number;
   /** Elements the kernel never wrote (still the poison value). */
   unwritten: number;
+  /** Elements that are NaN or infinite though the baseline's are finite (or, with no baseline, at all). */
+  nonFinite: number;
   pass: boolean;
 }
 
 export interface BenchmarkResult {
+  device: string;
   kernel: SampleStats;
   baseline?: SampleStats;
+  /** baseline median / kernel median; > 1 means the kernel is faster. */
+  speedup?: number;
   checks: OutputCheck[];
+}
+
+export interface FunctionInfo {
+  /** Mangled symbol. */
+  name: string;
+  numRegs: number;
+  sharedSizeBytes: number;
+  constSizeBytes: number;
+  localSizeBytes: number;
+  maxThreadsPerBlock: number;
+  maxDynamicSharedSizeBytes: number;
+}
+
+export interface OccupancyQuery {
+  blockSize: number;
+  dynamicSmemBytes: number;
 }
 
 // Requests: {id, method, params} -> {id, result} | {id, error: RunnerError}
 export interface RunnerRequests {
-  hello: { params: Record<string, never>; result: { pid: number; driverVersion: number | null; error?: RunnerError } };
+  hello: {
+    params: Record<string, never>;
+    result: { pid: number; driverVersion: number | null; error?: RunnerError };
+  };
+  /** Fails with NO_DRIVER when libcuda.so.1 is missing or cuInit fails. */
   devices: { params: Record<string, never>; result: DeviceAttributes[] };
   benchmark: { params: BenchmarkRequest; result: BenchmarkResult };
+  /**
+   * Kernels in a cubin with their attributes; with `occupancy`, the driver's active blocks per SM
+   * for each (block size, dynamic smem) of `symbol` (or of every kernel when symbol is absent).
+   */
+  kernelInfo: {
+    params: { cubinPath: string; device: number; symbol?: string; occupancy?: OccupancyQuery[] };
+    result: {
+      functions: (FunctionInfo & { occupancy?: (OccupancyQuery & { activeBlocksPerSM: number })[] })[];
+    };
+  };
   /** Resident memory and the driver's free device memory, for leak checks. */
-  memory: { params: { device: number }; result: { rssBytes: number; deviceFreeBytes: number; deviceTotalBytes: number } };
+  memory: {
+    params: { device: number };
+    result: { rssBytes: number; deviceFreeBytes: number; deviceTotalBytes: number };
+  };
 }
 
 export type RunnerMethod = keyof RunnerRequests;
@@ -128,11 +196,14 @@ export interface RequestMessage<M extends RunnerMethod = RunnerMethod> {
 }
 
 export type ResponseMessage<M extends RunnerMethod = RunnerMethod> =
-  | { id: number; result: RunnerRequests[M]["result"] }
-  | { id: number; error: RunnerError };
+  { id: number; result: RunnerRequests[M]["result"] } | { id: number; error: RunnerError };
 
-/** Runner -> host progress, not tied to a request's completion. */
+/** Runner -> host progress for request `id`; any message also tells the host the runner is alive. */
 export interface ProgressMessage {
   id: number;
-  progress: { phase: "warmup" | "sampling" | "checking"; samples: number; rsdPct?: number };
+  progress: {
+    phase: "loading" | "warmup" | "checking" | "sampling" | "baseline";
+    samples: number;
+    rsdPct?: number;
+  };
 }
