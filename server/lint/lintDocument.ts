@@ -1,0 +1,108 @@
+// One document's text and syntax tree, kept in step with edits so each lint reparses incrementally.
+import type { Tree } from "web-tree-sitter";
+import type { Finding, Rule } from "../rules/rule";
+import { lintTree, type LintOptions, type RuleFailure } from "./engine";
+import { cudaParser, DEFAULT_PARSE_TIMEOUT_MS, editTree, type CudaParser, type TextChange } from "./parser";
+
+export interface DocumentLimits {
+  /** Larger documents are not parsed at all (UTF-16 code units, ~bytes for source code). */
+  maxChars: number;
+  parseTimeoutMs: number;
+}
+
+/** In the editor: a fresh parse runs at ~3 MB/s, so 1 MB holds the event loop ~0.3 s once, on open. */
+export const EDITOR_LIMITS: DocumentLimits = {
+  maxChars: 1024 * 1024,
+  parseTimeoutMs: DEFAULT_PARSE_TIMEOUT_MS,
+};
+/** In the CLI nothing waits on the event loop: only pathological input is cut off. */
+export const CLI_LIMITS: DocumentLimits = { maxChars: Number.POSITIVE_INFINITY, parseTimeoutMs: 20_000 };
+
+export type LintOutcome =
+  | { kind: "linted"; findings: Finding[]; failures: RuleFailure[] }
+  /** Not linted; `reason` is a sentence for the user. */
+  | { kind: "skipped"; reason: string };
+
+export class LintDocument {
+  private tree: Tree | undefined;
+  /** The tree no longer matches the text: edited or never parsed. */
+  private dirty = true;
+
+  constructor(
+    private readonly parser: CudaParser,
+    private text: string,
+    private readonly limits: DocumentLimits = EDITOR_LIMITS,
+  ) {}
+
+  get currentText(): string {
+    return this.text;
+  }
+
+  /**
+   * Replaces the text. `changes` (in order, each relative to the text after the previous one) let the
+   * next parse reuse the old tree; without them the next parse starts from scratch.
+   */
+  update(text: string, changes?: readonly TextChange[]): void {
+    if (this.tree && changes) for (const c of changes) editTree(this.tree, c);
+    else this.freeTree();
+    this.text = text;
+    this.dirty = true;
+  }
+
+  /** The syntax tree of the current text, or a sentence saying why there is none. */
+  syntaxTree(): Tree | string {
+    if (this.text.length > this.limits.maxChars) {
+      this.freeTree();
+      const mb = (n: number): string => (n / (1024 * 1024)).toFixed(1);
+      return `not linted: ${mb(this.text.length)} MB is above the ${mb(this.limits.maxChars)} MB limit for live linting (run \`cuda-kernel-dev lint\` on it instead)`;
+    }
+    if (this.tree && !this.dirty) return this.tree;
+    const tree = this.parser.parse(this.text, this.tree, this.limits.parseTimeoutMs);
+    this.freeTree();
+    if (!tree) return `not linted: parsing took longer than ${this.limits.parseTimeoutMs} ms`;
+    this.tree = tree;
+    this.dirty = false;
+    return tree;
+  }
+
+  lint(opts: LintOptions): LintOutcome {
+    const tree = this.syntaxTree();
+    if (typeof tree === "string") return { kind: "skipped", reason: tree };
+    return { kind: "linted", ...lintTree(tree, this.text, opts) };
+  }
+
+  /** Frees the tree's wasm memory; the document can still be linted (it reparses). */
+  dispose(): void {
+    this.freeTree();
+  }
+
+  private freeTree(): void {
+    this.tree?.delete();
+    this.tree = undefined;
+    this.dirty = true;
+  }
+}
+
+/** Parses and lints one source text: for tests and one-off use. Defaults: targets [75, 90], no overrides. */
+export async function lintSource(
+  text: string,
+  opts: { rules: readonly Rule[] } & Partial<Omit<LintOptions, "rules">>,
+): Promise<Finding[]> {
+  const doc = new LintDocument(await cudaParser(), text, CLI_LIMITS);
+  try {
+    const out = doc.lint({ fileName: "test.cu", targets: [75, 90], ...opts });
+    if (out.kind === "skipped") throw new Error(out.reason);
+    if (out.failures.length > 0)
+      throw new Error(`rule ${out.failures[0]!.rule} threw: ${out.failures[0]!.message}`);
+    return out.findings;
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** Parses one source text (the caller deletes the tree). */
+export async function parseSource(text: string): Promise<Tree> {
+  const tree = (await cudaParser()).parse(text, null, CLI_LIMITS.parseTimeoutMs);
+  if (!tree) throw new Error("parse timed out");
+  return tree;
+}
