@@ -7,7 +7,7 @@ export interface TargetsStatus {
 }
 
 export function activate(ctx: vscode.ExtensionContext): TargetsStatus {
-  const item = vscode.window.createStatusBarItem("cuda-kernel-dev.targets", vscode.StatusBarAlignment.Right, 100);
+  const item = vscode.window.createStatusBarItem("targets", vscode.StatusBarAlignment.Right, 100);
   item.name = "CUDA Kernel Dev: target architectures";
   item.text = "$(chip) CUDA Kernel Dev";
   item.tooltip = "CUDA Kernel Dev is active";

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `npm test`: installs what the suites need, checks types/lint/format, builds the .vsix, then runs
+# every suite (unit, integration, UI in code-server) and prints one closing tally.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+bash test/support/ensure-tools.sh || exit 1
+npm run lint || { echo "npm test: lint failed"; exit 1; }
+npm run package || { echo "npm test: packaging failed"; exit 1; }
+
+rm -f test-results/*.tap
+status=0
+for suite in unit integration ui; do
+  echo "=== $suite tests"
+  bash test/support/run-suite.sh "$suite" || status=1
+done
+if [ -f package.json ] && grep -q '"test:grammar"' package.json; then
+  echo "=== grammar tests"
+  npm run --silent test:grammar || status=1
+fi
+
+passed=0; failed=0; skipped=0
+for tap in test-results/*.tap; do
+  [ -f "$tap" ] || continue
+  p=$(awk '/^# pass /{print $3}' "$tap" | tail -1); f=$(awk '/^# fail /{print $3}' "$tap" | tail -1)
+  s=$(awk '/^# skipped /{print $3}' "$tap" | tail -1)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); skipped=$((skipped + ${s:-0}))
+done
+echo
+echo "${passed} passed, ${failed} failed, ${skipped} skipped"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ] || status=1
+exit $status
