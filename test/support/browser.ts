@@ -67,3 +67,8 @@ export async function openFile(page: Page, relativePath: string): Promise<void> 
   await page.locator(`.tabs-container .tab[aria-label^="${base}"]`).first().waitFor();
   await page.locator(".monaco-editor .view-lines").first().waitFor();
 }
+
+/** The content frame of the active webview panel (VS Code nests it in two iframes). */
+export function activeWebview(page: Page) {
+  return page.frameLocator("iframe.webview.ready").last().frameLocator("iframe#active-frame");
+}
