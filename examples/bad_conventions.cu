@@ -37,12 +37,20 @@ __global__ void bias_add_bf16(__nv_bfloat16* out, const __nv_bfloat16* bias, int
   }
 }
 
+// Kepler-era warp sum kept "for later". deprecated-shuffle: __shfl_down without _sync does not exist for
+// sm_70+; this file only compiles because nothing instantiates the template yet.
+template <typename T>
+__device__ T warp_sum_legacy(T val) {
+  for (int offset = 16; offset > 0; offset >>= 1) val += __shfl_down(val, offset);  // deprecated-shuffle
+  return val;
+}
+
 // Counts positive values per row; the barrier sits inside a branch only some threads take.
 __global__ void count_positive(const float* x, int* counts, int cols) {
   __shared__ int warp_counts[32];
   const int lane = threadIdx.x % 32;
   const float v = threadIdx.x < cols ? x[blockIdx.x * cols + threadIdx.x] : 0.0f;
-  const unsigned votes = __ballot(v > 0.0f);  // deprecated-shuffle: not valid on sm_70+
+  const unsigned votes = __ballot_sync(0xffffffffu, v > 0.0f);
   if (lane == 0) {
     warp_counts[threadIdx.x / 32] = __popc(votes);
     __syncthreads();  // syncthreads-in-divergent-branch: lanes 1..31 never arrive
