@@ -1,0 +1,115 @@
+// The raw surface of native/src/addon.cc (cuda_addon.node), typed once. Only native/runner/ loads it,
+// through native/runner/addon.ts, which checks arguments before they get here.
+// Every function throws an Error carrying `code` ("CUDA_ERROR_*" or one of AddonErrorCode), `call`
+// (the driver entry point) and, for launches and function queries, `kernel`.
+
+declare const moduleBrand: unique symbol;
+declare const functionBrand: unique symbol;
+/** An id into the addon's module table; dead after unloadModule. */
+export type ModuleHandle = number & { readonly [moduleBrand]: true };
+/** An id into the addon's function table; dead once its module is unloaded. */
+export type FunctionHandle = number & { readonly [functionBrand]: true };
+/** A device address (CUdeviceptr). */
+export type DevicePtr = bigint;
+
+export type AddonErrorCode = "NO_DRIVER" | "BAD_ARGUMENT" | "BAD_HANDLE" | "IO_ERROR" | "NOT_SUPPORTED";
+
+export interface AddonError extends Error {
+  code: string;
+  call?: string;
+  kernel?: string;
+  /** The raw CUresult, for CUDA errors. */
+  result?: number;
+}
+
+export interface DriverStatus {
+  available: boolean;
+  /** What is missing: libcuda.so.1, an entry point, or cuInit's error. */
+  reason?: string;
+  /** e.g. 13000 for CUDA 13.0. */
+  driverVersion?: number;
+}
+
+export interface RawDeviceAttributes {
+  name: string;
+  totalMemoryBytes: number;
+  ccMajor: number;
+  ccMinor: number;
+  smCount: number;
+  /** 0 where the driver no longer reports it. */
+  memoryClockKHz: number;
+  memoryBusWidthBits: number;
+  l2CacheBytes: number;
+  sharedMemPerBlockBytes: number;
+  sharedMemPerBlockOptinBytes: number;
+  sharedMemPerSMBytes: number;
+  reservedSharedMemPerBlockBytes: number;
+  regsPerBlock: number;
+  regsPerSM: number;
+  maxThreadsPerBlock: number;
+  maxThreadsPerSM: number;
+  maxBlocksPerSM: number;
+  warpSize: number;
+  /** 0 where the driver no longer reports it. */
+  clockRateKHz: number;
+}
+
+export interface FunctionAttributes {
+  numRegs: number;
+  sharedSizeBytes: number;
+  constSizeBytes: number;
+  localSizeBytes: number;
+  maxThreadsPerBlock: number;
+  maxDynamicSharedSizeBytes: number;
+}
+
+export interface LaunchOptions {
+  fn: FunctionHandle;
+  grid: [number, number, number];
+  block: [number, number, number];
+  sharedMemBytes?: number;
+  /** Each kernel parameter's bytes, in order (a pointer is its 8 little-endian bytes). */
+  args: Uint8Array[];
+}
+
+export interface TimedLaunchOptions extends LaunchOptions {
+  /** Memset this buffer (size ≥ 2× L2) before the start event, to start cold. Not timed. */
+  flush?: { ptr: DevicePtr; bytes: number };
+}
+
+export interface CudaAddon {
+  readonly abiVersion: number;
+  /** Never throws: says whether libcuda.so.1 loaded and cuInit succeeded, and if not, why. */
+  driverStatus(): DriverStatus;
+  /** Throws NO_DRIVER with the reason when the driver is unusable. */
+  init(): void;
+  deviceCount(): number;
+  deviceAttributes(ordinal: number): RawDeviceAttributes;
+  /** Makes the device's primary context current (retained once per process). */
+  useDevice(ordinal: number): void;
+  /** cuCtxSynchronize: where a faulting kernel's error surfaces. */
+  synchronize(): void;
+  memGetInfo(): { freeBytes: number; totalBytes: number };
+  memAlloc(bytes: number): DevicePtr;
+  memFree(ptr: DevicePtr): void;
+  memcpyHtoD(ptr: DevicePtr, data: Uint8Array): void;
+  memcpyDtoH(ptr: DevicePtr, bytes: number): Buffer;
+  memsetD8(ptr: DevicePtr, value: number, bytes: number): void;
+  /** cubin, fatbin or PTX file. */
+  loadModule(path: string): ModuleHandle;
+  unloadModule(mod: ModuleHandle): void;
+  getFunction(mod: ModuleHandle, name: string): FunctionHandle;
+  /** Mangled names of the module's kernels; NOT_SUPPORTED before driver 12.4. */
+  listFunctions(mod: ModuleHandle): string[];
+  functionAttributes(fn: FunctionHandle): FunctionAttributes;
+  setMaxDynamicSharedMemory(fn: FunctionHandle, bytes: number): void;
+  occupancyMaxActiveBlocksPerMultiprocessor(
+    fn: FunctionHandle,
+    blockSize: number,
+    dynamicSmemBytes: number,
+  ): number;
+  /** Enqueues on the default stream; errors of the kernel itself surface at the next synchronize. */
+  launch(options: LaunchOptions): void;
+  /** One timed sample; returns GPU milliseconds between events around the launch. */
+  timedLaunch(options: TimedLaunchOptions): number;
+}

@@ -1,0 +1,304 @@
+// The measurement loop, after nvbench: check launch on poisoned outputs, warm-up, then cold samples
+// (L2 flushed by a memset before each, not timed) timed by CUDA events around each launch, until the
+// RSD target is met with enough samples, the sample cap is hit, or the time budget runs out.
+import { performance } from "node:perf_hooks";
+import type { CudaAddon, DevicePtr, FunctionHandle, ModuleHandle, RawDeviceAttributes } from "../addon";
+import { checkOutput, type CheckedOutput } from "./outputCheck";
+import {
+  DTYPE_BYTES,
+  POISON_BYTE,
+  countPoisoned,
+  decode,
+  initialBytes,
+  packPointer,
+  packScalar,
+} from "./hostData";
+import type {
+  BenchmarkRequest,
+  BenchmarkResult,
+  DType,
+  LaunchSpec,
+  OutputCheck,
+  ProgressMessage,
+  SampleStats,
+  TimingOptions,
+  Tolerance,
+} from "./protocol";
+import { RunningStats, summarize } from "./stats";
+
+export type ProgressFn = (progress: ProgressMessage["progress"]) => void;
+
+/** Per-process state kept across requests: device attributes and the L2 flush buffer per device. */
+export interface RunnerState {
+  devices: Map<number, RawDeviceAttributes>;
+  flush: Map<number, { ptr: DevicePtr; bytes: number }>;
+}
+
+export class RunnerCodedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly call?: string,
+    readonly kernel?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Static shared memory and dynamic shared memory share a 48 KB default; more needs an opt-in. */
+const DEFAULT_DYNAMIC_SMEM_LIMIT = 48 * 1024;
+const PROGRESS_INTERVAL_MS = 200;
+
+interface Output {
+  arg: string;
+  dtype: DType;
+  count: number;
+  ptr: DevicePtr;
+  tolerance: Tolerance;
+}
+
+interface Prepared {
+  spec: LaunchSpec;
+  fn: FunctionHandle;
+  args: Uint8Array[];
+  outputs: Output[];
+}
+
+/** Adds the kernel's name to a driver error that surfaced away from the launch (e.g. at synchronize). */
+function withKernel<T>(kernel: string, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof Error && (err as { kernel?: string }).kernel === undefined) {
+      (err as { kernel?: string }).kernel = kernel;
+      err.message += ` (kernel ${kernel})`;
+    }
+    throw err;
+  }
+}
+
+export function deviceAttributes(cuda: CudaAddon, state: RunnerState, device: number): RawDeviceAttributes {
+  let attrs = state.devices.get(device);
+  if (!attrs) {
+    attrs = cuda.deviceAttributes(device);
+    state.devices.set(device, attrs);
+  }
+  return attrs;
+}
+
+function getFunction(
+  cuda: CudaAddon,
+  mod: ModuleHandle,
+  spec: LaunchSpec,
+  cubinPath: string,
+): FunctionHandle {
+  try {
+    return cuda.getFunction(mod, spec.symbol);
+  } catch (err) {
+    if ((err as { code?: string }).code !== "CUDA_ERROR_NOT_FOUND") throw err;
+    let known = "";
+    try {
+      known = `; it has: ${cuda.listFunctions(mod).join(", ") || "no kernels"}`;
+    } catch {
+      // Listing needs driver 12.4; the message is still clear without it.
+    }
+    throw new RunnerCodedError(
+      "NOT_FOUND",
+      `kernel ${spec.displayName} (symbol ${spec.symbol}) is not in ${cubinPath}${known}`,
+      "cuModuleGetFunction",
+      spec.displayName,
+    );
+  }
+}
+
+function prepare(
+  cuda: CudaAddon,
+  mod: ModuleHandle,
+  spec: LaunchSpec,
+  cubinPath: string,
+  allocations: DevicePtr[],
+): Prepared {
+  const fn = getFunction(cuda, mod, spec, cubinPath);
+  if (spec.dynamicSmemBytes > DEFAULT_DYNAMIC_SMEM_LIMIT) {
+    withKernel(spec.displayName, () => cuda.setMaxDynamicSharedMemory(fn, spec.dynamicSmemBytes));
+  }
+  const args: Uint8Array[] = [];
+  const outputs: Output[] = [];
+  spec.args.forEach((a, position) => {
+    if (a.kind === "scalar") {
+      args.push(packScalar(a.dtype, a.value));
+      return;
+    }
+    const bytes = a.count * DTYPE_BYTES[a.dtype];
+    const ptr = cuda.memAlloc(bytes);
+    allocations.push(ptr);
+    if (a.output) {
+      outputs.push({ arg: a.name, dtype: a.dtype, count: a.count, ptr, tolerance: a.output });
+    } else {
+      cuda.memcpyHtoD(ptr, initialBytes(a, position + 1));
+    }
+    args.push(packPointer(ptr));
+  });
+  return { spec, fn, args, outputs };
+}
+
+function launchOptions(p: Prepared) {
+  return {
+    fn: p.fn,
+    grid: p.spec.grid,
+    block: p.spec.block,
+    sharedMemBytes: p.spec.dynamicSmemBytes,
+    args: p.args,
+  };
+}
+
+/** One launch on poisoned outputs; returns what it wrote. */
+function runForOutputs(cuda: CudaAddon, p: Prepared): CheckedOutput[] {
+  for (const o of p.outputs) cuda.memsetD8(o.ptr, POISON_BYTE, o.count * DTYPE_BYTES[o.dtype]);
+  withKernel(p.spec.displayName, () => {
+    cuda.launch(launchOptions(p));
+    cuda.synchronize();
+  });
+  return p.outputs.map((o) => {
+    const bytes = cuda.memcpyDtoH(o.ptr, o.count * DTYPE_BYTES[o.dtype]);
+    return { arg: o.arg, values: decode(o.dtype, bytes), unwritten: countPoisoned(o.dtype, bytes) };
+  });
+}
+
+function compare(
+  kernel: Prepared,
+  got: CheckedOutput[],
+  baseline?: Prepared,
+  want?: CheckedOutput[],
+): OutputCheck[] {
+  return kernel.outputs.map((o, i) => {
+    if (!baseline || !want) return checkOutput(got[i]!, o.tolerance);
+    let j = baseline.outputs.findIndex((b) => b.arg === o.arg);
+    if (j < 0) j = i;
+    const match = want[j];
+    if (!match) {
+      throw new RunnerCodedError(
+        "BAD_REQUEST",
+        `baseline ${baseline.spec.displayName} has no output matching ${o.arg} (outputs match by name, else by order)`,
+      );
+    }
+    return checkOutput(got[i]!, o.tolerance, match.values);
+  });
+}
+
+function flushBuffer(cuda: CudaAddon, state: RunnerState, device: number, l2Bytes: number) {
+  let f = state.flush.get(device);
+  if (!f) {
+    // At least twice the L2 so nothing of the previous sample survives; 32 MiB if L2 is unknown.
+    const bytes = Math.max(2 * l2Bytes, 32 * 1024 * 1024);
+    f = { ptr: cuda.memAlloc(bytes), bytes };
+    state.flush.set(device, f);
+  }
+  return f;
+}
+
+function measure(
+  cuda: CudaAddon,
+  p: Prepared,
+  timing: TimingOptions,
+  flush: { ptr: DevicePtr; bytes: number } | undefined,
+  phase: "sampling" | "baseline",
+  progress: ProgressFn,
+): Omit<SampleStats, "gbPerSec" | "pctPeakBandwidth" | "tflops"> {
+  const launch = flush ? { ...launchOptions(p), flush } : launchOptions(p);
+  return withKernel(p.spec.displayName, () => {
+    progress({ phase: "warmup", samples: 0 });
+    for (let i = 0; i < timing.warmupRuns; i++) cuda.timedLaunch(launch);
+    const samples: number[] = [];
+    const running = new RunningStats();
+    const start = performance.now();
+    let lastProgress = start;
+    let stoppedBy: SampleStats["stoppedBy"];
+    for (;;) {
+      const ns = cuda.timedLaunch(launch) * 1e6;
+      samples.push(ns);
+      running.add(ns);
+      const now = performance.now();
+      if (samples.length >= timing.minSamples && running.rsdPct <= timing.targetRsdPct) {
+        stoppedBy = "rsd";
+        break;
+      }
+      if (samples.length >= timing.maxSamples) {
+        stoppedBy = "maxSamples";
+        break;
+      }
+      if (now - start >= timing.budgetMs) {
+        stoppedBy = "budget";
+        break;
+      }
+      if (now - lastProgress >= PROGRESS_INTERVAL_MS) {
+        progress({ phase, samples: samples.length, rsdPct: running.rsdPct });
+        lastProgress = now;
+      }
+    }
+    return { ...summarize(samples), stoppedBy };
+  });
+}
+
+function derive(
+  s: Omit<SampleStats, "gbPerSec" | "pctPeakBandwidth" | "tflops">,
+  req: BenchmarkRequest,
+  peakGBs: number,
+): SampleStats {
+  const out: SampleStats = { ...s };
+  if (req.bytes !== undefined && s.medianNs > 0) {
+    out.gbPerSec = req.bytes / s.medianNs; // bytes per ns = GB/s
+    if (peakGBs > 0) out.pctPeakBandwidth = (out.gbPerSec / peakGBs) * 100;
+  }
+  if (req.flops !== undefined && s.medianNs > 0) out.tflops = req.flops / s.medianNs / 1e3;
+  return out;
+}
+
+export function peakDramGBs(a: Pick<RawDeviceAttributes, "memoryClockKHz" | "memoryBusWidthBits">): number {
+  // Double data rate: two transfers per memory clock, bus width in bits.
+  return (2 * a.memoryClockKHz * 1e3 * (a.memoryBusWidthBits / 8)) / 1e9;
+}
+
+export function runBenchmark(
+  cuda: CudaAddon,
+  state: RunnerState,
+  req: BenchmarkRequest,
+  progress: ProgressFn,
+): BenchmarkResult {
+  progress({ phase: "loading", samples: 0 });
+  cuda.useDevice(req.device);
+  const dev = deviceAttributes(cuda, state, req.device);
+  const allocations: DevicePtr[] = [];
+  const mod = cuda.loadModule(req.cubinPath);
+  try {
+    const kernel = prepare(cuda, mod, req.kernel, req.cubinPath, allocations);
+    const baseline = req.baseline ? prepare(cuda, mod, req.baseline, req.cubinPath, allocations) : undefined;
+    progress({ phase: "checking", samples: 0 });
+    const got = runForOutputs(cuda, kernel);
+    const want = baseline ? runForOutputs(cuda, baseline) : undefined;
+    const checks = compare(kernel, got, baseline, want);
+    const flush = req.timing.flushL2 ? flushBuffer(cuda, state, req.device, dev.l2CacheBytes) : undefined;
+    const peak = peakDramGBs(dev);
+    const kernelStats = derive(measure(cuda, kernel, req.timing, flush, "sampling", progress), req, peak);
+    const result: BenchmarkResult = { device: dev.name, kernel: kernelStats, checks };
+    if (baseline) {
+      result.baseline = derive(measure(cuda, baseline, req.timing, flush, "baseline", progress), req, peak);
+      result.speedup = result.baseline.medianNs / kernelStats.medianNs;
+    }
+    return result;
+  } finally {
+    // After a sticky error these fail too; the process is about to be replaced, so ignore them.
+    for (const ptr of allocations) {
+      try {
+        cuda.memFree(ptr);
+      } catch {
+        /* context unusable */
+      }
+    }
+    try {
+      cuda.unloadModule(mod);
+    } catch {
+      /* context unusable */
+    }
+  }
+}

@@ -1,0 +1,278 @@
+// Host-side data for kernel arguments: seeded generation, dtype encoding (f16/bf16 converted here,
+// Node 20 has no Float16Array), decoding device bytes back to numbers, and packing launch parameters.
+import type { DType, Init, KernelArg } from "./protocol";
+
+export const DTYPE_BYTES: Record<DType, number> = {
+  f64: 8,
+  f32: 4,
+  f16: 2,
+  bf16: 2,
+  i64: 8,
+  u64: 8,
+  i32: 4,
+  u32: 4,
+  i8: 1,
+  u8: 1,
+};
+
+export const DTYPES = Object.keys(DTYPE_BYTES) as DType[];
+
+export function isDType(s: unknown): s is DType {
+  return typeof s === "string" && Object.hasOwn(DTYPE_BYTES, s);
+}
+
+const isFloat = (d: DType): boolean => d === "f64" || d === "f32" || d === "f16" || d === "bf16";
+
+/** The byte every element of an output is set to before the check launch: all-ones is NaN for floats. */
+export const POISON_BYTE = 0xff;
+
+/** mulberry32: small, fast and good enough to make test data; the same seed gives the same data everywhere. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Values for a buffer before encoding. The default seed is the argument's position, so a kernel and a
+ * baseline with the same parameter order see the same inputs.
+ */
+export function generateValues(init: Init, count: number, position: number): Float64Array {
+  const out = new Float64Array(count);
+  switch (init.kind) {
+    case "zeros":
+      break;
+    case "ones":
+      out.fill(1);
+      break;
+    case "constant":
+      out.fill(init.value);
+      break;
+    case "arange":
+      for (let i = 0; i < count; i++) out[i] = i;
+      break;
+    case "uniform": {
+      const rand = mulberry32(init.seed ?? position);
+      const span = init.high - init.low;
+      for (let i = 0; i < count; i++) out[i] = init.low + span * rand();
+      break;
+    }
+    case "randn": {
+      const rand = mulberry32(init.seed ?? position);
+      // Box-Muller, two normals per pair of uniforms; 1 - u keeps log() away from 0.
+      for (let i = 0; i < count; i += 2) {
+        const r = Math.sqrt(-2 * Math.log(1 - rand()));
+        const theta = 2 * Math.PI * rand();
+        out[i] = r * Math.cos(theta);
+        if (i + 1 < count) out[i + 1] = r * Math.sin(theta);
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+const f32Scratch = new Float32Array(1);
+const u32Scratch = new Uint32Array(f32Scratch.buffer);
+
+/** IEEE binary16 bits of v, round to nearest even (as __float2half_rn). */
+export function toHalfBits(v: number): number {
+  f32Scratch[0] = v;
+  const x = u32Scratch[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  const exp = (x >>> 23) & 0xff;
+  let mant = x & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0);
+  const e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const halfway = 1 << (shift - 1);
+    if (rem > halfway || (rem === halfway && (half & 1) === 1)) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  // A carry out of the mantissa correctly bumps the exponent (up to infinity).
+  if (rem > 0x1000 || (rem === 0x1000 && (half & 1) === 1)) half++;
+  return sign | half;
+}
+
+export function fromHalfBits(h: number): number {
+  const sign = (h & 0x8000) !== 0 ? -1 : 1;
+  const e = (h >>> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e === 0) return sign * m * 2 ** -24;
+  if (e === 0x1f) return m !== 0 ? NaN : sign * Infinity;
+  return sign * (1 + m / 1024) * 2 ** (e - 15);
+}
+
+/** bfloat16 bits of v, round to nearest even (as __float2bfloat16_rn). */
+export function toBf16Bits(v: number): number {
+  f32Scratch[0] = v;
+  const x = u32Scratch[0]!;
+  if ((x & 0x7f800000) === 0x7f800000 && (x & 0x7fffff) !== 0) return 0x7fc0;
+  return ((x + 0x7fff + ((x >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+export function fromBf16Bits(h: number): number {
+  u32Scratch[0] = (h << 16) >>> 0;
+  return f32Scratch[0]!;
+}
+
+function clampInt(v: number, lo: number, hi: number): number {
+  if (Number.isNaN(v)) return 0;
+  return Math.min(hi, Math.max(lo, Math.round(v)));
+}
+
+/** Encodes values as the dtype's little-endian bytes (integers are rounded and saturated). */
+export function encode(dtype: DType, values: Float64Array): Uint8Array {
+  const n = values.length;
+  const bytes = new Uint8Array(n * DTYPE_BYTES[dtype]);
+  const buf = bytes.buffer;
+  switch (dtype) {
+    case "f64":
+      new Float64Array(buf).set(values);
+      break;
+    case "f32":
+      new Float32Array(buf).set(values);
+      break;
+    case "f16": {
+      const h = new Uint16Array(buf);
+      for (let i = 0; i < n; i++) h[i] = toHalfBits(values[i]!);
+      break;
+    }
+    case "bf16": {
+      const h = new Uint16Array(buf);
+      for (let i = 0; i < n; i++) h[i] = toBf16Bits(values[i]!);
+      break;
+    }
+    case "i32": {
+      const a = new Int32Array(buf);
+      for (let i = 0; i < n; i++) a[i] = clampInt(values[i]!, -2147483648, 2147483647);
+      break;
+    }
+    case "u32": {
+      const a = new Uint32Array(buf);
+      for (let i = 0; i < n; i++) a[i] = clampInt(values[i]!, 0, 4294967295);
+      break;
+    }
+    case "i64": {
+      const a = new BigInt64Array(buf);
+      for (let i = 0; i < n; i++)
+        a[i] = BigInt(clampInt(values[i]!, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+      break;
+    }
+    case "u64": {
+      const a = new BigUint64Array(buf);
+      for (let i = 0; i < n; i++) a[i] = BigInt(clampInt(values[i]!, 0, Number.MAX_SAFE_INTEGER));
+      break;
+    }
+    case "i8": {
+      const a = new Int8Array(buf);
+      for (let i = 0; i < n; i++) a[i] = clampInt(values[i]!, -128, 127);
+      break;
+    }
+    case "u8":
+      for (let i = 0; i < n; i++) bytes[i] = clampInt(values[i]!, 0, 255);
+      break;
+  }
+  return bytes;
+}
+
+/** Decodes device bytes to numbers (64-bit integers beyond 2^53 lose precision, as compared values may). */
+export function decode(dtype: DType, bytes: Uint8Array): Float64Array {
+  const size = DTYPE_BYTES[dtype];
+  if (bytes.byteLength % size !== 0)
+    throw new Error(`${bytes.byteLength} bytes is not a whole number of ${dtype}`);
+  const n = bytes.byteLength / size;
+  // Copy into a fresh, aligned buffer: Node Buffers may sit at any offset of a shared pool.
+  const buf = new Uint8Array(bytes).buffer;
+  const out = new Float64Array(n);
+  switch (dtype) {
+    case "f64":
+      out.set(new Float64Array(buf));
+      break;
+    case "f32":
+      out.set(new Float32Array(buf));
+      break;
+    case "f16": {
+      const h = new Uint16Array(buf);
+      for (let i = 0; i < n; i++) out[i] = fromHalfBits(h[i]!);
+      break;
+    }
+    case "bf16": {
+      const h = new Uint16Array(buf);
+      for (let i = 0; i < n; i++) out[i] = fromBf16Bits(h[i]!);
+      break;
+    }
+    case "i32":
+      out.set(new Int32Array(buf));
+      break;
+    case "u32":
+      out.set(new Uint32Array(buf));
+      break;
+    case "i64": {
+      const a = new BigInt64Array(buf);
+      for (let i = 0; i < n; i++) out[i] = Number(a[i]!);
+      break;
+    }
+    case "u64": {
+      const a = new BigUint64Array(buf);
+      for (let i = 0; i < n; i++) out[i] = Number(a[i]!);
+      break;
+    }
+    case "i8":
+      out.set(new Int8Array(buf));
+      break;
+    case "u8":
+      out.set(new Uint8Array(buf));
+      break;
+  }
+  return out;
+}
+
+/** Elements whose every byte is still POISON_BYTE, i.e. the kernel never wrote them. */
+export function countPoisoned(dtype: DType, bytes: Uint8Array): number {
+  const size = DTYPE_BYTES[dtype];
+  let count = 0;
+  for (let i = 0; i + size <= bytes.length; i += size) {
+    let all = true;
+    for (let j = 0; j < size; j++) {
+      if (bytes[i + j] !== POISON_BYTE) {
+        all = false;
+        break;
+      }
+    }
+    if (all) count++;
+  }
+  return count;
+}
+
+/** A scalar launch parameter's bytes. */
+export function packScalar(dtype: DType, value: number): Uint8Array {
+  if (!isFloat(dtype) && !Number.isInteger(value))
+    throw new Error(`${value} is not an integer, as ${dtype} needs`);
+  return encode(dtype, Float64Array.of(value));
+}
+
+/** A pointer launch parameter's bytes: the 8 little-endian bytes of the device address. */
+export function packPointer(ptr: bigint): Uint8Array {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(ptr);
+  return new Uint8Array(b.buffer, b.byteOffset, 8);
+}
+
+/** The bytes a buffer argument starts with on the device (before outputs are poisoned). */
+export function initialBytes(arg: Extract<KernelArg, { kind: "buffer" }>, position: number): Uint8Array {
+  return encode(arg.dtype, generateValues(arg.init, arg.count, position));
+}
