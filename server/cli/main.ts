@@ -2,6 +2,8 @@
 // Each subcommand lives in its own file under server/cli/ and is registered here.
 import { Command, CommanderError } from "commander";
 import { CliError } from "./cliError";
+import { ncuCommand } from "./ncu";
+import { profileCommand } from "./profile";
 
 const program = new Command("cuda-kernel-dev")
   .description("Lint, benchmark, profile and size CUDA kernels.")
@@ -9,7 +11,7 @@ const program = new Command("cuda-kernel-dev")
   .showHelpAfterError()
   .exitOverride();
 
-const commands: Command[] = [];
+const commands: Command[] = [ncuCommand(), profileCommand()];
 for (const c of commands) program.addCommand(c);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

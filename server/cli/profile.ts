@@ -1,0 +1,106 @@
+// `cuda-kernel-dev profile FILE --kernel NAME`: profiles one kernel with Nsight Compute and prints
+// the summary. FILE is a .cu program with a main() (compiled here with nvcc -lineinfo so the source
+// page can map samples to lines) or an already built executable.
+import { Command, Option } from "commander";
+import { mkdir, readFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { loadCsvs, exportReport } from "../profile/loadProfile";
+import { profile, type ClockControl, type NcuSet } from "../profile/ncuCli";
+import { runTool, ToolMissingError } from "../profile/spawnTool";
+import { summarize } from "../profile/ncuSummary";
+import { CliError } from "./cliError";
+import { formatSummary, toCliError } from "./ncu";
+
+interface ProfileCliOptions {
+  kernel: string;
+  set: NcuSet;
+  clockControl: ClockControl;
+  count: string;
+  skip?: string;
+  out: string;
+  ncu: string;
+  nvcc: string;
+  arch?: string;
+  json?: boolean;
+}
+
+/** Builds a .cu program with line info; returns the executable's path. */
+export async function compileProgram(
+  nvcc: string,
+  file: string,
+  outDir: string,
+  arch?: string,
+): Promise<string> {
+  const text = await readFile(file, "utf8");
+  if (!/\bint\s+main\s*\(/.test(text))
+    throw new CliError(
+      `${file} has no main(): give a program that launches the kernel, or an executable built with -lineinfo`,
+      1,
+    );
+  await mkdir(outDir, { recursive: true });
+  const exe = join(outDir, basename(file).replace(/\.cu$/, ""));
+  const args = ["-O3", "-lineinfo", ...(arch ? [`-arch=${arch}`] : ["-arch=native"]), "-o", exe, file];
+  const r = await runTool(nvcc, args).catch((e: unknown) => {
+    throw e instanceof ToolMissingError ? new CliError(`nvcc not found ("${nvcc}"); set --nvcc`, 3) : e;
+  });
+  if (r.exitCode !== 0)
+    throw new CliError(
+      `nvcc failed (exit ${r.exitCode}): ${r.output.trim().split("\n").slice(-5).join(" | ")}`,
+      1,
+    );
+  return exe;
+}
+
+export function profileCommand(): Command {
+  return new Command("profile")
+    .description("Profile one kernel with Nsight Compute (ncu) and summarize it.")
+    .argument("<file>", "a .cu program with main(), or an executable")
+    .argument("[args...]", "arguments for the program (after --)")
+    .requiredOption("-k, --kernel <name>", "kernel name (regex on the function name)")
+    .addOption(
+      new Option("--set <set>", "ncu section set").choices(["basic", "detailed", "full"]).default("full"),
+    )
+    .addOption(
+      new Option("--clock-control <mode>", "ncu clock control").choices(["base", "none"]).default("base"),
+    )
+    .option("-c, --count <n>", "launches to profile", "1")
+    .option("-s, --skip <n>", "matching launches to skip first (warm-up)")
+    .option("-o, --out <dir>", "where the .ncu-rep and its CSV pages go", ".cuda-kernel-dev/profiles")
+    .option("--ncu <path>", "the ncu executable", "ncu")
+    .option("--nvcc <path>", "the nvcc executable", "nvcc")
+    .option("--arch <arch>", "nvcc -arch (default: native)")
+    .option("--json", "print {kernels: [...]} as JSON")
+    .action(async (file: string, args: string[], o: ProfileCliOptions) => {
+      try {
+        const outDir = resolve(o.out);
+        const exe = file.endsWith(".cu") ? await compileProgram(o.nvcc, file, outDir, o.arch) : resolve(file);
+        const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+        const safeKernel = o.kernel.replace(/[^A-Za-z0-9_]+/g, "_");
+        const report = join(outDir, `${basename(exe)}-${safeKernel}-${o.set}-${stamp}`);
+        const count = Number(o.count);
+        if (!Number.isInteger(count) || count < 1)
+          throw new CliError(`--count must be a positive integer, got "${o.count}"`, 1);
+        const rep = await profile({
+          ncuPath: o.ncu,
+          command: [exe, ...args],
+          report,
+          kernel: o.kernel,
+          count,
+          ...(o.skip !== undefined ? { skip: Number(o.skip) } : {}),
+          set: o.set,
+          clockControl: o.clockControl,
+          onLine: (l) => {
+            if (!o.json && l.startsWith("==PROF==")) process.stderr.write(`${l}\n`);
+          },
+        });
+        const loaded = await loadCsvs(await exportReport(o.ncu, rep, outDir));
+        const summary = summarize(loaded.details);
+        process.stderr.write(`report: ${rep}\n`);
+        process.stdout.write(
+          o.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary.kernels)}\n`,
+        );
+      } catch (e) {
+        throw toCliError(e);
+      }
+    });
+}

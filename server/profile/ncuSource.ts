@@ -1,0 +1,178 @@
+// The `--page source` CSV export: per-file (and per-kernel) blocks, each a small preamble naming the
+// file and function, then one row per CUDA line (or per SASS instruction correlated to a line). We
+// turn it into hot lines per file: samples and a stall breakdown per line. Block layouts differ
+// between views and versions, so headers are recognised by column names, never by position.
+import { streamRecords, NcuCsvError, type CsvInput } from "./ncuCsv";
+import { parseNcuNumber } from "./units";
+
+export interface HotLine {
+  line: number;
+  /** Warp-stall PC samples on this line (all samples). */
+  samples: number;
+  /** Samples taken while the warp was not issuing. */
+  notIssuedSamples: number | null;
+  instructionsExecuted: number | null;
+  /** Stall reason -> samples, for the reasons the export breaks out (largest first). */
+  stalls: { reason: string; samples: number }[];
+  /** The source text ncu printed for the line, when present. */
+  source?: string;
+}
+
+export interface SourceFile {
+  path: string;
+  kernels: string[];
+  /** Lines with samples or executed instructions, sorted by line number. */
+  lines: HotLine[];
+  totalSamples: number;
+}
+
+export interface SourceReport {
+  files: SourceFile[];
+}
+
+const LINE_COL = /^(#\s*)?(line|line no\.?|line number|source line)$/i;
+const ALL_SAMPLES = [
+  /^warp stall sampling \(all samples\)$/i,
+  /^# samples$/i,
+  /^sampling data \(all\)$/i,
+  /^warp stall sampling \(all cycles\)$/i,
+];
+const NOT_ISSUED = [/^warp stall sampling \(not-issued samples\)$/i, /^sampling data \(not issued\)$/i];
+const INST_EXEC = [/^instructions executed$/i, /^warp instructions executed$/i];
+const STALL_COL = /^(stall[_ ]|.*stall.*\(samples\)$)/i;
+
+function findCol(header: string[], patterns: RegExp[]): number | undefined {
+  for (const p of patterns) {
+    const i = header.findIndex((h) => p.test(h.trim()));
+    if (i >= 0) return i;
+  }
+  return undefined;
+}
+
+interface Block {
+  lineCol: number;
+  sourceCol?: number;
+  samplesCol: number;
+  notIssuedCol?: number;
+  instCol?: number;
+  stallCols: { col: number; reason: string }[];
+}
+
+function blockFor(header: string[]): Block | undefined {
+  const lineCol = header.findIndex((h) => LINE_COL.test(h.trim()));
+  const samplesCol = findCol(header, ALL_SAMPLES);
+  if (lineCol < 0 || samplesCol === undefined) return undefined;
+  const b: Block = { lineCol, samplesCol, stallCols: [] };
+  const sourceCol = header.findIndex((h) => /^source$/i.test(h.trim()));
+  if (sourceCol >= 0) b.sourceCol = sourceCol;
+  const ni = findCol(header, NOT_ISSUED);
+  if (ni !== undefined) b.notIssuedCol = ni;
+  const ie = findCol(header, INST_EXEC);
+  if (ie !== undefined) b.instCol = ie;
+  header.forEach((h, col) => {
+    if (col !== samplesCol && col !== ni && STALL_COL.test(h.trim()))
+      b.stallCols.push({ col, reason: h.trim() });
+  });
+  return b;
+}
+
+function number(text: string | undefined, what: string, line: number): number | null {
+  if (text === undefined || text.trim() === "" || /^n\/a$/i.test(text.trim())) return null;
+  const n = parseNcuNumber(text);
+  if (n === undefined) throw new NcuCsvError(`${what} "${text}" is not a number`, line);
+  return n;
+}
+
+export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
+  const files = new Map<string, { kernels: Set<string>; lines: Map<number, HotLine> }>();
+  let currentFile: string | undefined;
+  let currentKernel: string | undefined;
+  let pendingLabel: "file" | "kernel" | undefined;
+  let block: Block | undefined;
+  let sawHeader = false;
+
+  await streamRecords(
+    input,
+    (line) => line.startsWith('"'),
+    (rec, line) => {
+      const first = (rec[0] ?? "").trim();
+      if (pendingLabel) {
+        if (pendingLabel === "file") currentFile = first;
+        else currentKernel = first;
+        pendingLabel = undefined;
+        block = undefined;
+        return;
+      }
+      if (/^(file path|file name|file|source file)$/i.test(first)) {
+        if (rec.length > 1 && (rec[1] ?? "").trim() !== "") currentFile = rec[1]!.trim();
+        else pendingLabel = "file";
+        block = undefined;
+        return;
+      }
+      if (/^(function name|kernel name|function)$/i.test(first) && rec.length <= 2) {
+        if (rec.length > 1 && (rec[1] ?? "").trim() !== "") currentKernel = rec[1]!.trim();
+        else pendingLabel = "kernel";
+        return;
+      }
+      const header = blockFor(rec);
+      if (header) {
+        block = header;
+        sawHeader = true;
+        return;
+      }
+      if (!block) return;
+      const lineNo = number(rec[block.lineCol], "line number", line);
+      if (lineNo === null) return; // SASS rows without a CUDA line
+      if (rec.length <= block.samplesCol)
+        throw new NcuCsvError(`row has ${rec.length} fields; the export looks truncated`, line);
+      const path = currentFile ?? "(unknown file)";
+      let f = files.get(path);
+      if (!f) {
+        f = { kernels: new Set(), lines: new Map() };
+        files.set(path, f);
+      }
+      if (currentKernel) f.kernels.add(currentKernel);
+      const samples = number(rec[block.samplesCol], "samples", line) ?? 0;
+      const notIssued =
+        block.notIssuedCol === undefined ? null : number(rec[block.notIssuedCol], "samples", line);
+      const inst =
+        block.instCol === undefined ? null : number(rec[block.instCol], "instructions executed", line);
+      // The same line can appear once per SASS instruction (sass,cuda view) or per kernel: add up.
+      let h = f.lines.get(lineNo);
+      if (!h) {
+        h = { line: lineNo, samples: 0, notIssuedSamples: null, instructionsExecuted: null, stalls: [] };
+        f.lines.set(lineNo, h);
+      }
+      h.samples += samples;
+      if (notIssued !== null) h.notIssuedSamples = (h.notIssuedSamples ?? 0) + notIssued;
+      if (inst !== null) h.instructionsExecuted = (h.instructionsExecuted ?? 0) + inst;
+      for (const { col, reason } of block.stallCols) {
+        const v = number(rec[col], reason, line);
+        if (!v) continue;
+        const s = h.stalls.find((x) => x.reason === reason);
+        if (s) s.samples += v;
+        else h.stalls.push({ reason, samples: v });
+      }
+      const src = block.sourceCol === undefined ? undefined : rec[block.sourceCol];
+      if (src !== undefined && h.source === undefined) h.source = src;
+    },
+  );
+  if (!sawHeader)
+    throw new NcuCsvError(
+      "not an ncu source page export: no header with a line column and warp stall samples",
+    );
+  return {
+    files: [...files].map(([path, f]) => {
+      const lines = [...f.lines.values()]
+        .filter((l) => l.samples > 0 || (l.instructionsExecuted ?? 0) > 0)
+        .sort((a, b) => a.line - b.line);
+      for (const l of lines) l.stalls.sort((a, b) => b.samples - a.samples);
+      return { path, kernels: [...f.kernels], lines, totalSamples: lines.reduce((s, l) => s + l.samples, 0) };
+    }),
+  };
+}
+
+/** The hottest lines of a file, by samples. */
+export function hottest(file: SourceFile, n: number): HotLine[] {
+  return [...file.lines].sort((a, b) => b.samples - a.samples).slice(0, n);
+}
