@@ -2,6 +2,9 @@
 // Each subcommand lives in its own file under server/cli/ and is registered here.
 import { Command, CommanderError } from "commander";
 import { CliError } from "./cliError";
+import { lintCommand } from "./lint";
+import { lspCommand } from "./lsp";
+import { devicesCommand } from "./devices";
 import { ncuCommand } from "./ncu";
 import { profileCommand } from "./profile";
 
@@ -11,7 +14,7 @@ const program = new Command("cuda-kernel-dev")
   .showHelpAfterError()
   .exitOverride();
 
-const commands: Command[] = [ncuCommand(), profileCommand()];
+const commands: Command[] = [ncuCommand(), profileCommand(), devicesCommand(), lintCommand(), lspCommand()];
 for (const c of commands) program.addCommand(c);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
