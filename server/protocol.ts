@@ -19,6 +19,8 @@ export interface TargetsParams {
   source: TargetSource;
   /** The file the targets were read from, when they came from a file. */
   file?: string;
+  /** Problems met on the way (unreadable build files, invalid settings); the targets still apply. */
+  notes?: string[];
 }
 
 /** Server -> client notification: the resolved targets of a document changed. */
