@@ -4,8 +4,6 @@ import { Command, CommanderError } from "commander";
 import { CliError } from "./cliError";
 import { lintCommand } from "./lint";
 import { lspCommand } from "./lsp";
-import { lintCommand } from "./lint";
-import { lspCommand } from "./lsp";
 import { devicesCommand } from "./devices";
 import { ncuCommand } from "./ncu";
 import { profileCommand } from "./profile";
@@ -16,7 +14,7 @@ const program = new Command("cuda-kernel-dev")
   .showHelpAfterError()
   .exitOverride();
 
-const commands: Command[] = [ncuCommand(), profileCommand(), devicesCommand(), lintCommand(), lspCommand(), lintCommand(), lspCommand()];
+const commands: Command[] = [ncuCommand(), profileCommand(), devicesCommand(), lintCommand(), lspCommand()];
 for (const c of commands) program.addCommand(c);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
