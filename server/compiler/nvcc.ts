@@ -1,0 +1,280 @@
+// Finding and running nvcc: the executable (setting, PATH, /usr/local/cuda/bin), the project's flags
+// (settings or compile_commands.json), and one run with an argument array, a timeout and cancellation.
+import { spawn } from "node:child_process";
+import { constants, existsSync, readFileSync } from "node:fs";
+import { access } from "node:fs/promises";
+import { devNull } from "node:os";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+
+export class NvccNotFoundError extends Error {
+  override name = "NvccNotFoundError";
+  readonly code = "NVCC_NOT_FOUND";
+}
+
+async function isExecutable(p: string): Promise<boolean> {
+  try {
+    await access(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The nvcc to run: the configured path (cudaKernelDev.nvcc.path; a bare name is looked up on PATH),
+ * else `nvcc` on PATH, else $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc.
+ */
+export async function resolveNvcc(
+  configured: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
+  const onPath = async (name: string): Promise<string | undefined> => {
+    for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
+      const p = join(dir, name);
+      if (await isExecutable(p)) return p;
+    }
+    return undefined;
+  };
+  const wanted = configured?.trim();
+  if (wanted) {
+    const found =
+      wanted.includes("/") || isAbsolute(wanted)
+        ? (await isExecutable(wanted))
+          ? wanted
+          : undefined
+        : await onPath(wanted);
+    if (found) return found;
+    throw new NvccNotFoundError(`nvcc not found at "${wanted}" (setting cudaKernelDev.nvcc.path)`);
+  }
+  const candidates = [
+    env.CUDA_HOME && join(env.CUDA_HOME, "bin", "nvcc"),
+    env.CUDA_PATH && join(env.CUDA_PATH, "bin", "nvcc"),
+    "/usr/local/cuda/bin/nvcc",
+  ];
+  const fromPath = await onPath("nvcc");
+  if (fromPath) return fromPath;
+  for (const c of candidates) if (c && (await isExecutable(c))) return c;
+  throw new NvccNotFoundError(
+    "nvcc not found on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin; set cudaKernelDev.nvcc.path",
+  );
+}
+
+/** Flags from the project that change what the device compiler sees. */
+export interface ProjectFlags {
+  args: string[];
+  /** Where relative include paths in `args` are relative to. */
+  cwd: string;
+  from: "settings" | "compile_commands.json";
+}
+
+/** Splits a compile command the way a POSIX shell would for the simple quoting CMake writes. */
+export function splitCommand(command: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quote: string | undefined;
+  let any = false;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === "\\" && quote === '"' && i + 1 < command.length) cur += command[++i];
+      else cur += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      any = true;
+    } else if (c === "\\" && i + 1 < command.length) {
+      cur += command[++i];
+      any = true;
+    } else if (/\s/.test(c)) {
+      if (cur || any) out.push(cur);
+      cur = "";
+      any = false;
+    } else {
+      cur += c;
+    }
+  }
+  if (cur || any) out.push(cur);
+  return out;
+}
+
+// Flags kept from a compile command: they change parsing, code generation or resource use.
+const KEEP_WITH_VALUE = new Set([
+  "-I",
+  "-isystem",
+  "-D",
+  "-U",
+  "-include",
+  "--include-path",
+  "--define-macro",
+  "--undefine-macro",
+  "--pre-include",
+  "-maxrregcount",
+  "--maxrregcount",
+  "-std",
+  "--std",
+]);
+const KEEP_PREFIX = [
+  "-I",
+  "-isystem",
+  "-D",
+  "-U",
+  "-std=",
+  "--std=",
+  "-maxrregcount=",
+  "--maxrregcount=",
+  "--include-path=",
+  "--define-macro=",
+  "--pre-include=",
+  "-rdc=",
+  "--relocatable-device-code=",
+];
+const KEEP_EXACT = new Set([
+  "--expt-relaxed-constexpr",
+  "--expt-extended-lambda",
+  "--extended-lambda",
+  "--use_fast_math",
+  "-use_fast_math",
+  "-rdc",
+  "--restrict",
+  "-ftz=true",
+  "-ftz=false",
+  "--ftz=true",
+  "--ftz=false",
+]);
+
+/** The project flags for `file` from a compile_commands.json, or undefined when it has no entry. */
+export function flagsFromCompileCommands(
+  compileCommandsPath: string,
+  file: string,
+): ProjectFlags | undefined {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(readFileSync(compileCommandsPath, "utf8"));
+  } catch (err) {
+    throw new Error(
+      `cannot read ${compileCommandsPath}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (!Array.isArray(entries))
+    throw new Error(`${compileCommandsPath}: expected a JSON array of compile commands`);
+  const target = resolve(file);
+  for (const e of entries as unknown[]) {
+    if (typeof e !== "object" || e === null) continue;
+    const { directory, file: f, command, arguments: args } = e as Record<string, unknown>;
+    if (typeof f !== "string") continue;
+    const dir = typeof directory === "string" ? directory : dirname(compileCommandsPath);
+    if (resolve(dir, f) !== target) continue;
+    const argv = Array.isArray(args)
+      ? args.filter((a): a is string => typeof a === "string")
+      : typeof command === "string"
+        ? splitCommand(command)
+        : [];
+    const kept: string[] = [];
+    for (let i = 1; i < argv.length; i++) {
+      const a = argv[i]!;
+      if (KEEP_WITH_VALUE.has(a) && i + 1 < argv.length) kept.push(a, argv[++i]!);
+      else if (KEEP_EXACT.has(a) || KEEP_PREFIX.some((p) => a.startsWith(p) && a.length > p.length))
+        kept.push(a);
+    }
+    return { args: kept, cwd: dir, from: "compile_commands.json" };
+  }
+  return undefined;
+}
+
+/** compile_commands.json in the folder or its build/ subfolder, first found. */
+export function findCompileCommands(folder: string): string | undefined {
+  for (const p of [join(folder, "compile_commands.json"), join(folder, "build", "compile_commands.json")])
+    if (existsSync(p)) return p;
+  return undefined;
+}
+
+export type CompileMode = "check" | "ptx";
+
+/**
+ * The argument array for one architecture. "check" compiles device code only (-cubin, to the null
+ * device) with ptxas's resource report: front-end errors, ptxas errors and per-kernel resources in one
+ * run. "ptx" writes PTX with line info to `output`.
+ */
+export function nvccArgs(
+  mode: CompileMode,
+  file: string,
+  arch: string,
+  project: string[],
+  output?: string,
+): string[] {
+  const archFlag = `-arch=${arch}`;
+  if (mode === "ptx")
+    return ["-ptx", "-lineinfo", "-src-in-ptx", archFlag, ...project, "-o", output ?? devNull, file];
+  return ["-cubin", archFlag, "-Xptxas", "-v", ...project, "-o", output ?? devNull, file];
+}
+
+export interface NvccRun {
+  exitCode: number | undefined;
+  /** stdout and stderr interleaved as printed. */
+  output: string;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+}
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs nvcc; a failed compile is data, not an exception. Only a missing executable throws.
+ * child_process rather than execa: execa 9 is ESM-only and does not load in the CommonJS bundles.
+ */
+export function runNvcc(nvcc: string, args: string[], opts: RunOptions): Promise<NvccRun> {
+  const started = performance.now();
+  return new Promise((resolvePromise, reject) => {
+    if (opts.signal?.aborted) {
+      resolvePromise({ exitCode: undefined, output: "", timedOut: false, cancelled: true, durationMs: 0 });
+      return;
+    }
+    const child = spawn(nvcc, args, {
+      cwd: opts.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LC_ALL: "C" },
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => chunks.push(b));
+    child.stderr.on("data", (b: Buffer) => chunks.push(b));
+    let timedOut = false;
+    let cancelled = false;
+    // nvcc runs cicc/ptxas as children; SIGTERM to nvcc stops them too, SIGKILL follows if it lingers.
+    const stop = (): void => {
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, opts.timeoutMs);
+    const onAbort = (): void => {
+      cancelled = true;
+      stop();
+    };
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const done = (): void => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+    };
+    child.on("error", (err: NodeJS.ErrnoException) => {
+      done();
+      reject(err.code === "ENOENT" ? new NvccNotFoundError(`cannot run ${nvcc}: not found`) : err);
+    });
+    child.on("close", (code) => {
+      done();
+      resolvePromise({
+        exitCode: code ?? undefined,
+        output: Buffer.concat(chunks).toString("utf8"),
+        timedOut,
+        cancelled,
+        durationMs: performance.now() - started,
+      });
+    });
+  });
+}

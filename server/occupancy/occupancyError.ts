@@ -1,0 +1,4 @@
+/** Bad input to the occupancy calculator: an unknown architecture, a negative size. */
+export class OccupancyInputError extends Error {
+  override name = "OccupancyInputError";
+}
