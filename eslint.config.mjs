@@ -28,6 +28,11 @@ export default tseslint.config(
   {
     files: ["test/**/*.ts"],
     rules: {
+      // node:test's test()/describe() return promises the runner itself awaits.
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        { allowForKnownSafeCalls: [{ from: "package", package: "node:test", name: ["test", "it", "describe", "suite"] }] },
+      ],
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",
     },
