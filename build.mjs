@@ -68,7 +68,6 @@ function copyAssets() {
   }
 }
 
-
 const configs = [...nodeEntries.map((e) => ({ ...nodeCommon, ...e })), ...webviewEntries];
 if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();

@@ -3,7 +3,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "native/build/**", ".tools/**", "examples/**", "test-results/**", "**/*.mjs"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "native/build/**",
+      ".tools/**",
+      "examples/**",
+      "test-results/**",
+      "**/*.mjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -22,7 +32,10 @@ export default tseslint.config(
   {
     files: ["server/**/*.ts", "native/**/*.ts", "webview/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "vscode", message: "vscode is imported only under extension/." }] }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "vscode", message: "vscode is imported only under extension/." }] },
+      ],
     },
   },
   {
@@ -31,7 +44,11 @@ export default tseslint.config(
       // node:test's test()/describe() return promises the runner itself awaits.
       "@typescript-eslint/no-floating-promises": [
         "error",
-        { allowForKnownSafeCalls: [{ from: "package", package: "node:test", name: ["test", "it", "describe", "suite"] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: "package", package: "node:test", name: ["test", "it", "describe", "suite"] },
+          ],
+        },
       ],
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",

@@ -12,7 +12,9 @@ async function main(): Promise<void> {
     await openFile(ui.page, "rmsnorm.cu");
     await statusItem(ui.page).waitFor({ state: "visible", timeout: 10_000 });
     await runCommand(ui.page, "Developer: Show Running Extensions");
-    const row = ui.page.locator(".runtime-extensions-editor .monaco-list-row", { hasText: "CUDA Kernel Dev" }).first();
+    const row = ui.page
+      .locator(".runtime-extensions-editor .monaco-list-row", { hasText: "CUDA Kernel Dev" })
+      .first();
     await row.waitFor({ timeout: 15_000 });
     const activation = await row.locator(".activation-time").first().textContent();
     await screenshot(ui.page, "bench-activation");

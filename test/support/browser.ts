@@ -33,7 +33,9 @@ export async function withFailureScreenshot<T>(page: Page, name: string, fn: () 
     return await fn();
   } catch (err) {
     const file = await screenshot(page, `FAILED-${name}`).catch(() => "(no screenshot)");
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\nscreenshot: ${file}`, { cause: err });
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\nscreenshot: ${file}`, {
+      cause: err,
+    });
   }
 }
 
@@ -56,7 +58,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 
 /** Opens a workspace file through Quick Open and waits for its editor tab. */
 export async function openFile(page: Page, relativePath: string): Promise<void> {
-  await page.locator(".monaco-workbench").click({ position: { x: 600, y: 300 } }).catch(() => undefined);
+  await page
+    .locator(".monaco-workbench")
+    .click({ position: { x: 600, y: 300 } })
+    .catch(() => undefined);
   await page.keyboard.press("Control+P");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible" });

@@ -54,14 +54,19 @@ export async function freePort(): Promise<number> {
 
 /** Installs the packaged .vsix into an extensions folder (offline), once per vsix build. */
 export function installExtension(extensionsDir: string): void {
-  if (!existsSync(codeServerBin)) throw new Error(`code-server is not installed: run bash test/support/ensure-tools.sh`);
+  if (!existsSync(codeServerBin))
+    throw new Error(`code-server is not installed: run bash test/support/ensure-tools.sh`);
   if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run npm run package`);
   // The folder is ours alone: start it afresh so VS Code's install bookkeeping never blocks a reinstall.
   rmSync(extensionsDir, { recursive: true, force: true });
   mkdirSync(extensionsDir, { recursive: true });
-  execFileSync(codeServerBin, ["--extensions-dir", extensionsDir, "--install-extension", vsixPath, "--force"], {
-    stdio: "pipe",
-  });
+  execFileSync(
+    codeServerBin,
+    ["--extensions-dir", extensionsDir, "--install-extension", vsixPath, "--force"],
+    {
+      stdio: "pipe",
+    },
+  );
 }
 
 /** A scratch copy of a folder, so tests that edit files never touch the repository. */
@@ -109,7 +114,8 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     extensionsDir,
     opts.workspace,
   ];
-  if (opts.settings?.["security.workspace.trust.enabled"] === true) args.splice(args.indexOf("--disable-workspace-trust"), 1);
+  if (opts.settings?.["security.workspace.trust.enabled"] === true)
+    args.splice(args.indexOf("--disable-workspace-trust"), 1);
   const proc = spawn(codeServerBin, args, {
     stdio: opts.inheritOutput ? "inherit" : "ignore",
     detached: true,

@@ -13,7 +13,9 @@ async function main(): Promise<void> {
     settings: { "security.workspace.trust.enabled": false },
     inheritOutput: false,
   });
-  process.stdout.write(`\nCUDA Kernel Dev is served at ${server.url}/?folder=${encodeURIComponent(server.workspace)}\n`);
+  process.stdout.write(
+    `\nCUDA Kernel Dev is served at ${server.url}/?folder=${encodeURIComponent(server.workspace)}\n`,
+  );
   process.stdout.write("Open it in a browser; press Ctrl+C to stop.\n");
   const stop = (): void => {
     void server.stop().then(() => process.exit(0));

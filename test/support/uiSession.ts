@@ -14,7 +14,9 @@ export interface UiSession {
 
 let installed = false;
 
-export async function startUiSession(opts: { settings?: Record<string, unknown>; workspace?: string } = {}): Promise<UiSession> {
+export async function startUiSession(
+  opts: { settings?: Record<string, unknown>; workspace?: string } = {},
+): Promise<UiSession> {
   const extensionsDir = join(repoRoot, ".tools/extensions");
   if (!installed) {
     installExtension(extensionsDir);
