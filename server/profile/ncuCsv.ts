@@ -6,17 +6,10 @@ import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { parse, CsvError } from "csv-parse";
 import { CsvLineFilter } from "./csvLines";
+import { NcuCsvError } from "./ncuCsvError";
 import { normalise, parseNcuNumber, type MetricValue } from "./units";
 
-export class NcuCsvError extends Error {
-  constructor(
-    message: string,
-    readonly line?: number,
-  ) {
-    super(line === undefined ? message : `line ${line}: ${message}`);
-    this.name = "NcuCsvError";
-  }
-}
+export { NcuCsvError };
 
 /** The columns that say which launch a row belongs to (same in every page). */
 export interface NcuLaunchInfo {
@@ -81,7 +74,9 @@ function toStream(input: CsvInput): Readable {
   return input.stream;
 }
 
-const isNcuHeader = (line: string): boolean => line.startsWith('"ID",') && line.includes('"Kernel Name"');
+// The header names "ID" and "Kernel Name" somewhere (columns may come in any order).
+const isNcuHeader = (line: string): boolean =>
+  line.startsWith('"') && line.includes('"ID"') && line.includes('"Kernel Name"');
 
 /**
  * Streams CSV records through the noise filter and csv-parse, calling `onRecord` with the record
@@ -299,25 +294,35 @@ class DetailsBuilder {
 
   finish(): NcuDetailsLaunch[] {
     const launches = [...this.launches.values()];
-    checkNotTruncated(launches.map((l) => ({ id: l.id, kernel: l.kernel, count: l.metrics.size })));
+    checkNotTruncated(launches);
     return launches;
   }
 }
 
 /**
  * A file cut at a row boundary parses cleanly but loses the last launch's tail. Every launch of
- * one kernel in one report carries the same metrics, so a last launch with fewer is truncated.
+ * one kernel in one report carries the same metrics, and every launch of one section set the same
+ * sections; a last launch with fewer metrics than its kernel's other launches, or without a
+ * section all earlier launches have, is truncated.
  */
-function checkNotTruncated(launches: { id: number; kernel: string; count: number }[]): void {
+function checkNotTruncated(launches: NcuDetailsLaunch[]): void {
   const last = launches.at(-1);
-  if (!last) return;
-  const peers = launches.slice(0, -1).filter((l) => l.kernel === last.kernel);
-  if (peers.length === 0) return;
-  const expected = Math.min(...peers.map((p) => p.count));
-  if (last.count < expected)
-    throw new NcuCsvError(
-      `the export looks truncated: the last launch (ID ${last.id}) has ${last.count} metrics, earlier launches of the same kernel have ${expected}`,
-    );
+  if (!last || launches.length < 2) return;
+  const earlier = launches.slice(0, -1);
+  const peers = earlier.filter((l) => l.kernel === last.kernel);
+  const expected = peers.length > 0 ? Math.min(...peers.map((p) => p.metrics.size)) : 0;
+  const sectionsOf = (l: NcuDetailsLaunch): Set<string> =>
+    new Set([...l.metrics.values()].map((m) => m.section));
+  const lastSections = sectionsOf(last);
+  const common = [...sectionsOf(earlier[0]!)].filter((s) => earlier.every((l) => sectionsOf(l).has(s)));
+  const missing = common.filter((s) => !lastSections.has(s));
+  if (last.metrics.size < expected || missing.length > 0) {
+    const why =
+      missing.length > 0
+        ? `has no "${missing[0]}" section, which every earlier launch has`
+        : `has ${last.metrics.size} metrics, earlier launches of the same kernel have ${expected}`;
+    throw new NcuCsvError(`the export looks truncated: the last launch (ID ${last.id}) ${why}`);
+  }
 }
 
 class RawBuilder {
@@ -354,10 +359,16 @@ class RawBuilder {
       const text = rec[i]!;
       if (text === "") continue; // metric not collected for this launch
       const unitText = this.units?.[i] ?? "";
-      metrics.set(
-        name,
-        normalise(text, unitText, () => `line ${line}: ${name}`),
-      );
+      try {
+        metrics.set(
+          name,
+          normalise(text, unitText, () => `line ${line}: ${name}`),
+        );
+      } catch {
+        // The raw page has thousands of counters in units a future ncu may add; one we cannot
+        // convert is kept as "no number" rather than failing the whole export.
+        metrics.set(name, { unit: `unconverted:${unitText}`, value: null });
+      }
     }
     this.launches.push({ ...info, metrics });
   }

@@ -2,6 +2,7 @@
 // (us, Tbyte/s, Kbyte, Ghz) unless --print-units base is given, and the unit can change from one
 // launch to the next for the same metric; everything is converted to one base unit per dimension
 // here so that numbers from two exports (or two launches) compare directly.
+import { NcuCsvError } from "./ncuCsvError";
 
 /** A value as found in the export: a number in its base unit, a text value, or not available. */
 export type MetricValue = number | string | null;
@@ -26,7 +27,8 @@ const TIME: Record<string, number> = {
 };
 
 /** Dimensionless or counting units ncu uses; they pass through unchanged. */
-const PLAIN = /^(%|cycle|inst|warp|thread|block|register|sector|request|cluster|SM|branches|[a-z_]+)$/;
+const PLAIN =
+  /^(%|cycles?|inst|warps?|threads?|blocks?|registers?|sectors?|requests?|clusters?|SM|branch(es)?|pass(es)?|samples?|wavefronts?|transactions?|instructions?|ratio|x)$/;
 
 /**
  * Parses one ncu number: "113,457", "106,716.53", "3.20", "1e+06", "-0.5". Thousands separators are
@@ -97,10 +99,10 @@ export function normalise(valueText: string, unit: string, where: () => string):
   const n = parseNcuNumber(valueText);
   if (n === undefined) {
     if (unit.trim() !== "" && unitFactor(unit)?.base !== "")
-      throw new Error(`${where()}: value "${valueText}" with unit "${unit}" is not a number`);
+      throw new NcuCsvError(`${where()}: value "${valueText}" with unit "${unit}" is not a number`);
     return { unit, value: valueText };
   }
   const f = unitFactor(unit);
-  if (!f) throw new Error(`${where()}: unknown unit "${unit}"`);
+  if (!f) throw new NcuCsvError(`${where()}: unknown unit "${unit}"`);
   return { unit: f.base, value: n * f.factor };
 }
