@@ -249,7 +249,7 @@ export const CUDA_DOCS: Readonly<Record<string, CudaDoc>> = {
     kind: "intrinsic",
     signature: "T __ldg(const T* address)",
     meaning: "Loads through the read-only (non-coherent) data cache.",
-    availability: "sm_35+.",
+    availability: "sm_35+: every architecture current toolkits build for.",
     pitfall:
       "The data must not be written by any thread during the kernel; `const T* __restrict__` often gets the same code without it.",
   },
@@ -257,14 +257,14 @@ export const CUDA_DOCS: Readonly<Record<string, CudaDoc>> = {
     kind: "intrinsic",
     signature: "T __ldcs(const T* address)",
     meaning: "Streaming load (cache hint: evict first) for data read once.",
-    availability: "sm_35+.",
+    availability: "sm_35+: every architecture current toolkits build for.",
     pitfall: "A hint only; measure before keeping it.",
   },
   __stcs: {
     kind: "intrinsic",
     signature: "void __stcs(T* address, T value)",
     meaning: "Streaming store (cache hint: evict first) for output not re-read soon.",
-    availability: "sm_35+.",
+    availability: "sm_35+: every architecture current toolkits build for.",
     pitfall: "A hint only; measure before keeping it.",
   },
   __cvta_generic_to_shared: {

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Node, Tree } from "web-tree-sitter";
+import { LintDocument } from "../../../server/lint/lintDocument";
+import { cudaParser, type TextChange } from "../../../server/lint/parser";
+
+/** The tree as text with every node's position, so trees from different parse paths can be compared. */
+function shape(tree: Tree): string {
+  const out: string[] = [];
+  const walk = (n: Node): void => {
+    out.push(
+      `${n.type}@${n.startPosition.row}:${n.startPosition.column}-${n.endPosition.row}:${n.endPosition.column}`,
+    );
+    for (const c of n.children) if (c) walk(c);
+  };
+  walk(tree.rootNode);
+  return out.join(" ");
+}
+
+function pointAt(text: string, offset: number): { row: number; column: number } {
+  const before = text.slice(0, offset);
+  const nl = before.lastIndexOf("\n");
+  return { row: before.split("\n").length - 1, column: offset - nl - 1 };
+}
+
+function change(
+  text: string,
+  start: number,
+  end: number,
+  newText: string,
+): { text: string; change: TextChange } {
+  return {
+    text: text.slice(0, start) + newText + text.slice(end),
+    change: {
+      startOffset: start,
+      oldEndOffset: end,
+      start: pointAt(text, start),
+      oldEnd: pointAt(text, end),
+      newText,
+    },
+  };
+}
+
+const KERNEL = `// reduction — “smart quotes”, emoji 😀 and CJK 核 keep UTF-16 columns honest
+#include <cuda_bf16.h>
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK) rms(const __nv_bfloat16* __restrict__ x, float* out, int n) {
+  __shared__ float s[BLOCK];
+  float acc = 0.f;
+  for (int i = threadIdx.x; i < n; i += BLOCK) acc += __bfloat162float(x[i]) * 2.f;
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = rsqrtf(s[0] + 1e-6f); /* done 😀 */
+}
+void launch(const __nv_bfloat16* x, float* out, int n) { rms<256><<<1, 256, 0, 0>>>(x, out, n); }
+`;
+
+test("an incrementally reparsed tree equals a fresh parse, through edits with non-ASCII text", async () => {
+  const parser = await cudaParser();
+  let seed = 7;
+  const rand = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const inserts = ["x", "😀", "\n", "}", "{ __syncthreads(); }", "//", "/*", '"', "核", ""];
+  const doc = new LintDocument(parser, KERNEL);
+  let text = KERNEL;
+  for (let i = 0; i < 300; i++) {
+    const start = rand(text.length + 1);
+    // Never split a surrogate pair: LSP clients send whole code points.
+    const safe = (o: number): number => (o > 0 && /[\uDC00-\uDFFF]/.test(text[o] ?? "") ? o - 1 : o);
+    const s = safe(start);
+    const e = safe(Math.min(text.length, s + rand(8)));
+    const next = change(text, s, e, inserts[rand(inserts.length)]!);
+    doc.update(next.text, [next.change]);
+    text = next.text;
+    if (i % 10 !== 9) continue;
+    const incremental = doc.syntaxTree();
+    const fresh = parser.parse(text)!;
+    assert.ok(typeof incremental === "object");
+    assert.equal(shape(incremental), shape(fresh), `after edit ${i}`);
+    fresh.delete();
+  }
+  doc.dispose();
+});
+
+test("several changes in one update apply in order", async () => {
+  const parser = await cudaParser();
+  const doc = new LintDocument(parser, KERNEL);
+  assert.equal(typeof doc.syntaxTree(), "object");
+  const a = change(KERNEL, 0, 2, "/*");
+  const b = change(a.text, a.text.indexOf("rsqrtf"), a.text.indexOf("rsqrtf") + 6, "sqrtf */");
+  doc.update(b.text, [a.change, b.change]);
+  const fresh = parser.parse(b.text)!;
+  assert.equal(shape(doc.syntaxTree() as Tree), shape(fresh));
+  fresh.delete();
+  doc.dispose();
+});
+
+test("a parse past its time limit returns nothing, and the parser still works afterwards", async () => {
+  const parser = await cudaParser();
+  const pathological = "int a = (".repeat(100_000);
+  assert.equal(parser.parse(pathological, null, 5), undefined);
+  const tree = parser.parse("__global__ void k() {}")!;
+  assert.equal(tree.rootNode.hasError, false);
+  assert.equal(tree.rootNode.text, "__global__ void k() {}");
+  tree.delete();
+});
+
+test("a document above the size limit is not parsed and says so", async () => {
+  const doc = new LintDocument(await cudaParser(), "x".repeat(3 * 1024 * 1024), {
+    maxChars: 1024 * 1024,
+    parseTimeoutMs: 1000,
+  });
+  const out = doc.lint({ fileName: "big.cu", targets: [80], rules: [] });
+  assert.equal(out.kind, "skipped");
+  assert.match(out.kind === "skipped" ? out.reason : "", /3\.0 MB is above the 1\.0 MB limit/);
+});
