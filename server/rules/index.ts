@@ -1,4 +1,27 @@
-// The rule registry: every rule module, in the order they run. (Placeholder until the rules land.)
+// The rule registry: every rule module, in the order they run. Ids are interface (configs, suppressions, CI).
 import type { Rule } from "./rule";
+import { bf16UnsupportedArch } from "./bf16-unsupported-arch";
+import { blockSizeNotWarpMultiple } from "./block-size-not-warp-multiple";
+import { blockSizeTooLarge } from "./block-size-too-large";
+import { deprecatedShuffle } from "./deprecated-shuffle";
+import { halfOperator } from "./half-operator";
+import { intIndexOverflow } from "./int-index-overflow";
+import { missingLaunchCheck } from "./missing-launch-check";
+import { scalarHalfAccess } from "./scalar-half-access";
+import { sharedMemoryLimit } from "./shared-memory-limit";
+import { sharedMemoryReduction } from "./shared-memory-reduction";
+import { syncthreadsInDivergentBranch } from "./syncthreads-in-divergent-branch";
 
-export const rules: readonly Rule[] = [];
+export const rules: readonly Rule[] = [
+  bf16UnsupportedArch,
+  scalarHalfAccess,
+  deprecatedShuffle,
+  sharedMemoryReduction,
+  halfOperator,
+  blockSizeNotWarpMultiple,
+  blockSizeTooLarge,
+  sharedMemoryLimit,
+  syncthreadsInDivergentBranch,
+  missingLaunchCheck,
+  intIndexOverflow,
+];

@@ -1,0 +1,121 @@
+// Shared memory over what the hardware gives one block: static __shared__ is capped at 48 KB, and a
+// dynamic request must fit the smallest target's opt-in limit (and needs the opt-in above 48 KB).
+import type { Node } from "web-tree-sitter";
+import type { Rule } from "./rule";
+import { Constants, typeSize } from "./util/constEval";
+import { descendants, launchConfig, namedChildren, calleeName, callArguments } from "./util/nodes";
+
+const STATIC_LIMIT = 48 * 1024;
+/** Max dynamic shared memory per block with the opt-in attribute, bytes (CUDA programming guide, table 21). */
+const OPT_IN_LIMIT: Readonly<Record<number, number>> = {
+  70: 96 * 1024,
+  72: 48 * 1024,
+  75: 64 * 1024,
+  80: 163 * 1024,
+  86: 99 * 1024,
+  87: 163 * 1024,
+  89: 99 * 1024,
+  90: 227 * 1024,
+  100: 227 * 1024,
+  103: 227 * 1024,
+  120: 99 * 1024,
+};
+
+function limitFor(sm: number): number {
+  if (OPT_IN_LIMIT[sm] !== undefined) return OPT_IN_LIMIT[sm];
+  // Unknown minor versions: take the closest lower known architecture.
+  const known = Object.keys(OPT_IN_LIMIT)
+    .map(Number)
+    .filter((k) => k <= sm);
+  return known.length ? OPT_IN_LIMIT[Math.max(...known)]! : STATIC_LIMIT;
+}
+
+const kb = (b: number): string => `${Number.isInteger(b / 1024) ? b / 1024 : (b / 1024).toFixed(1)} KB`;
+
+/** Bytes of a static `__shared__` declaration, when every dimension is known. */
+function staticBytes(decl: Node, consts: Constants): number | undefined {
+  const type = decl.childForFieldName("type");
+  const elem = type ? typeSize(type.text) : undefined;
+  if (elem === undefined) return undefined;
+  let total = 0;
+  for (const d of namedChildren(decl)) {
+    if (d.type !== "array_declarator") continue;
+    let bytes = elem;
+    for (let a: Node | null = d; a?.type === "array_declarator"; a = a.childForFieldName("declarator")) {
+      const size = a.childForFieldName("size");
+      const n = size ? consts.value(size) : undefined;
+      if (n === undefined) return undefined;
+      bytes *= n;
+    }
+    total += bytes;
+  }
+  return total;
+}
+
+export const sharedMemoryLimit: Rule = {
+  id: "shared-memory-limit",
+  defaultSeverity: "error",
+  summary:
+    "Static __shared__ over 48 KB in one kernel, or requested shared memory over the smallest target's per-block limit.",
+  check(ctx) {
+    const root = ctx.tree.rootNode;
+    const consts = new Constants(root);
+    const smallest = Math.min(...ctx.targets.map(limitFor));
+    const smallestSm = ctx.targets.find((t) => limitFor(t) === smallest) ?? ctx.targets[0]!;
+
+    // Static: sum per function (or per file-scope declaration).
+    const perScope = new Map<number, { bytes: number; first: Node }>();
+    for (const decl of descendants(root, "declaration")) {
+      const q = namedChildren(decl);
+      if (!q.some((c) => c.type === "type_qualifier" && c.text === "__shared__")) continue;
+      if (q.some((c) => c.type === "storage_class_specifier" && c.text === "extern")) continue;
+      const bytes = staticBytes(decl, consts);
+      if (bytes === undefined) continue;
+      let scope: Node | null = decl.parent;
+      while (scope && scope.type !== "function_definition") scope = scope.parent;
+      const key = scope?.id ?? -decl.id - 1;
+      const cur = perScope.get(key);
+      if (cur) cur.bytes += bytes;
+      else perScope.set(key, { bytes, first: decl });
+    }
+    for (const { bytes, first } of perScope.values()) {
+      if (bytes <= STATIC_LIMIT) continue;
+      ctx.report({
+        node: first,
+        message: `${kb(bytes)} of static __shared__ memory in one kernel is over the 48 KB static limit (ptxas rejects it). Use \`extern __shared__\` with a dynamic size and cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).`,
+      });
+    }
+
+    // Dynamic: the third launch argument, and the opt-in attribute's value.
+    const optsIn = ctx.text.includes("cudaFuncAttributeMaxDynamicSharedMemorySize");
+    const requests: { node: Node; bytes: number; launch: boolean }[] = [];
+    for (const call of descendants(root, "call_expression")) {
+      const cfg = launchConfig(call);
+      if (cfg?.[2]) {
+        const bytes = consts.value(cfg[2]);
+        if (bytes !== undefined) requests.push({ node: cfg[2], bytes, launch: true });
+        continue;
+      }
+      if (calleeName(call) === "cudaFuncSetAttribute") {
+        const args = callArguments(call);
+        if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
+          const bytes = consts.value(args[2]);
+          if (bytes !== undefined) requests.push({ node: args[2], bytes, launch: false });
+        }
+      }
+    }
+    for (const r of requests) {
+      if (r.bytes > smallest) {
+        ctx.report({
+          node: r.node,
+          message: `${kb(r.bytes)} of dynamic shared memory is over the ${kb(smallest)} per-block limit of sm_${smallestSm}, a target of this build: ${r.launch ? "the launch fails there" : "the attribute call fails there"}.`,
+        });
+      } else if (r.launch && r.bytes > STATIC_LIMIT && !optsIn) {
+        ctx.report({
+          node: r.node,
+          message: `${kb(r.bytes)} of dynamic shared memory needs cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ${r.bytes}) before the launch; without it anything over 48 KB fails to launch.`,
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,102 @@
+// The textbook shared-memory tree reduction: log2(blockDim) steps, each with a block-wide barrier, with
+// most threads idle in the last steps. Warp shuffles do the last five steps in registers without barriers.
+import type { Node } from "web-tree-sitter";
+import type { Rule } from "./rule";
+import { Constants } from "./util/constEval";
+import { descendants, isDeviceCode, namedChildren, unparen } from "./util/nodes";
+
+/** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it. */
+function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" } | undefined {
+  if (!update) return undefined;
+  const u = unparen(update);
+  if (u.type !== "assignment_expression") return undefined;
+  const left = u.childForFieldName("left");
+  const right = u.childForFieldName("right");
+  const op = u.childForFieldName("operator")?.text;
+  if (left?.type !== "identifier" || !right) return undefined;
+  const r = unparen(right).text.replace(/\s+/g, "");
+  const name = left.text;
+  if ((op === ">>=" && r === "1") || (op === "/=" && r === "2")) return { name, dir: "down" };
+  if ((op === "<<=" && r === "1") || (op === "*=" && r === "2")) return { name, dir: "up" };
+  if (op === "=" && (r === `${name}>>1` || r === `${name}/2`)) return { name, dir: "down" };
+  if (op === "=" && (r === `${name}<<1` || r === `${name}*2`)) return { name, dir: "up" };
+  return undefined;
+}
+
+/** The smallest stride a halving loop still runs with, from its condition (`s > 0` → 1, `s > 32` → 33). */
+function smallestStride(cond: Node | null, name: string, consts: Constants): number | undefined {
+  if (!cond) return undefined;
+  const c = unparen(cond.type === "condition_clause" ? (cond.childForFieldName("value") ?? cond) : cond);
+  if (c.type === "identifier" && c.text === name) return 1; // while (s)
+  if (c.type !== "binary_expression") return undefined;
+  const l = c.childForFieldName("left");
+  const r = c.childForFieldName("right");
+  const op = c.childForFieldName("operator")?.text;
+  if (l?.text !== name || !r) return undefined;
+  const k = consts.value(r);
+  if (k === undefined) return undefined;
+  if (op === ">") return k + 1;
+  if (op === ">=") return k;
+  if (op === "!=" && k === 0) return 1;
+  return undefined;
+}
+
+export const sharedMemoryReduction: Rule = {
+  id: "shared-memory-reduction",
+  defaultSeverity: "warning",
+  summary:
+    "A block reduction halving a stride in shared memory with __syncthreads() every step down to one element.",
+  check(ctx) {
+    const root = ctx.tree.rootNode;
+    const consts = new Constants(root);
+    for (const fn of descendants(root, "function_definition")) {
+      if (!isDeviceCode(fn)) continue;
+      const shared = new Set<string>();
+      for (const decl of descendants(fn, "declaration")) {
+        if (!namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "__shared__"))
+          continue;
+        for (const id of descendants(decl, "identifier")) {
+          if (
+            id.parent?.type === "array_declarator" ||
+            id.parent?.type === "pointer_declarator" ||
+            id.parent?.type === "init_declarator"
+          )
+            shared.add(id.text);
+        }
+      }
+      if (shared.size === 0) continue;
+      for (const loop of descendants(fn, "for_statement", "while_statement")) {
+        const body = loop.childForFieldName("body");
+        if (!body) continue;
+        let stride: { name: string; dir: "down" | "up" } | undefined;
+        if (loop.type === "for_statement") stride = strideUpdate(loop.childForFieldName("update"));
+        else for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a);
+        if (!stride) continue;
+        if (stride.dir === "down") {
+          const min = smallestStride(loop.childForFieldName("condition"), stride.name, consts);
+          // Stopping at 32 and finishing with shuffles is the recommended hybrid.
+          if (min === undefined || min >= 32) continue;
+        }
+        const hasBarrier = descendants(body, "call_expression").some(
+          (c) => c.childForFieldName("function")?.text === "__syncthreads",
+        );
+        if (!hasBarrier) continue;
+        const usesSharedWithStride = descendants(body, "subscript_expression").some((s) => {
+          const arg = s.childForFieldName("argument");
+          const idx = s.childForFieldName("indices") ?? s.childForFieldName("index");
+          return (
+            !!arg &&
+            shared.has(arg.text) &&
+            !!idx &&
+            descendants(idx, "identifier").some((i) => i.text === stride.name)
+          );
+        });
+        if (!usesSharedWithStride) continue;
+        ctx.report({
+          node: loop.child(0) ?? loop,
+          message: `Shared-memory tree reduction over \`${stride.name}\`: one __syncthreads() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,41 @@
+// Block sizes known at lint time: launch configurations and __launch_bounds__. Shared by the two
+// block-size rules so each reports its own finding.
+import type { Node } from "web-tree-sitter";
+import type { LintContext } from "../rule";
+import { Constants } from "./constEval";
+import { descendants, launchConfig, namedChildren } from "./nodes";
+
+export interface KnownBlockSize {
+  /** The node to report on. */
+  node: Node;
+  dims: [number, number, number];
+  /** A literal that alone sets the thread count, for the round-up fix. */
+  literal?: Node;
+  source: "launch" | "launch_bounds";
+}
+
+export function knownBlockSizes(ctx: LintContext): KnownBlockSize[] {
+  const root = ctx.tree.rootNode;
+  const consts = new Constants(root);
+  const out: KnownBlockSize[] = [];
+  for (const call of descendants(root, "call_expression")) {
+    const cfg = launchConfig(call);
+    const block = cfg?.[1];
+    if (!block) continue;
+    const dims = consts.dims(block);
+    if (dims) out.push({ node: block, dims, literal: consts.sourceLiteral(block), source: "launch" });
+  }
+  for (const lb of descendants(root, "launch_bounds")) {
+    const first = namedChildren(lb)[0];
+    if (!first) continue;
+    const v = consts.value(first);
+    if (v !== undefined)
+      out.push({
+        node: first,
+        dims: [v, 1, 1],
+        literal: consts.sourceLiteral(first),
+        source: "launch_bounds",
+      });
+  }
+  return out;
+}

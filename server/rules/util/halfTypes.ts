@@ -1,0 +1,202 @@
+// Which expressions hold FP16/BF16 values: a per-function symbol table plus the return types of the
+// conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
+import type { Node } from "web-tree-sitter";
+import { declaredName, descendants, namedChildren, unparen } from "./nodes";
+
+export type HalfKind = "half" | "bf16" | "half2" | "bf162";
+
+const TYPE_KIND: Readonly<Record<string, HalfKind>> = {
+  __half: "half",
+  half: "half",
+  __nv_bfloat16: "bf16",
+  nv_bfloat16: "bf16",
+  __half2: "half2",
+  half2: "half2",
+  __nv_bfloat162: "bf162",
+  nv_bfloat162: "bf162",
+};
+
+export function halfKindOfType(typeText: string): HalfKind | undefined {
+  return TYPE_KIND[typeText.replace(/\b(const|volatile)\b/g, "").trim()];
+}
+
+export function isPairKind(k: HalfKind): boolean {
+  return k === "half2" || k === "bf162";
+}
+
+/** A value's type as far as the rules care: its half kind and how many `*`/`[]` lie above it. */
+export interface HalfType {
+  kind: HalfKind;
+  /** 0 for a value; 1 for `__half*` or `__half x[8]`; and so on. */
+  indirection: number;
+  shared: boolean;
+  /** Declared as an array (local or __shared__ storage), not a pointer into global memory. */
+  array?: boolean;
+}
+
+/** Intrinsics whose result is a half value (the usual way to produce one without an implicit cast). */
+const RETURNS: Readonly<Record<string, HalfKind>> = {
+  __float2half: "half",
+  __float2half_rn: "half",
+  __float2half_rz: "half",
+  __int2half_rn: "half",
+  __ushort_as_half: "half",
+  __hadd: "half",
+  __hsub: "half",
+  __hmul: "half",
+  __hdiv: "half",
+  __hfma: "half",
+  __hneg: "half",
+  __habs: "half",
+  __low2half: "half",
+  __high2half: "half",
+  __float2bfloat16: "bf16",
+  __float2bfloat16_rn: "bf16",
+  __float2bfloat16_rz: "bf16",
+  __ushort_as_bfloat16: "bf16",
+  __low2bfloat16: "bf16",
+  __high2bfloat16: "bf16",
+  __floats2half2_rn: "half2",
+  __float22half2_rn: "half2",
+  __float2half2_rn: "half2",
+  __halves2half2: "half2",
+  __hadd2: "half2",
+  __hmul2: "half2",
+  __hsub2: "half2",
+  __hfma2: "half2",
+  __floats2bfloat162_rn: "bf162",
+  __float22bfloat162_rn: "bf162",
+  __bfloat162bfloat162: "bf162",
+  __halves2bfloat162: "bf162",
+};
+
+function indirectionOf(declarator: Node | null): number {
+  let n = 0;
+  for (let d = declarator; d; d = d.childForFieldName("declarator")) {
+    if (d.type === "pointer_declarator" || d.type === "array_declarator") n++;
+    if (d.type === "identifier") break;
+  }
+  return n;
+}
+
+/** Declarations of half-typed names in a scope (a function, or the file for file-scope names). */
+export class HalfScope {
+  private readonly names = new Map<string, HalfType | null>();
+
+  constructor(...scopes: Node[]) {
+    for (const scope of scopes) {
+      for (const decl of descendants(scope, "parameter_declaration", "declaration", "field_declaration")) {
+        const typeNode = decl.childForFieldName("type");
+        if (!typeNode) continue;
+        let kind = halfKindOfType(typeNode.text);
+        const shared = namedChildren(decl).some(
+          (c) => c.type === "type_qualifier" && c.text === "__shared__",
+        );
+        for (const d of namedChildren(decl)) {
+          if (d.id === typeNode.id || d.type === "type_qualifier" || d.type === "storage_class_specifier")
+            continue;
+          const name = declaredName(d);
+          if (!name) continue;
+          let ind = indirectionOf(d.type === "init_declarator" ? d.childForFieldName("declarator") : d);
+          // `auto* p = reinterpret_cast<const __half2*>(...)`: the cast names the type
+          if (!kind && typeNode.type === "placeholder_type_specifier" && d.type === "init_declarator") {
+            const t = this.typeOf(d.childForFieldName("value"));
+            if (t) {
+              kind = t.kind;
+              ind = t.indirection;
+            }
+          }
+          const inner = d.type === "init_declarator" ? d.childForFieldName("declarator") : d;
+          const array = inner
+            ? inner.type === "array_declarator" || descendants(inner, "array_declarator").length > 0
+            : false;
+          this.set(name.text, kind ? { kind, indirection: ind, shared, array } : null);
+          if (typeNode.type === "placeholder_type_specifier") kind = undefined;
+        }
+      }
+    }
+  }
+
+  private set(name: string, t: HalfType | null): void {
+    // The same name declared twice with different types (shadowing) is treated as unknown.
+    if (this.names.has(name)) {
+      const old = this.names.get(name);
+      if (!old || !t || old.kind !== t.kind || old.indirection !== t.indirection) this.names.set(name, null);
+    } else this.names.set(name, t);
+  }
+
+  lookup(name: string): HalfType | undefined {
+    return this.names.get(name) ?? undefined;
+  }
+
+  /** The half type of an expression when it is known. */
+  typeOf(node: Node | null): HalfType | undefined {
+    if (!node) return undefined;
+    const n = unparen(node);
+    switch (n.type) {
+      case "identifier":
+        return this.lookup(n.text);
+      case "subscript_expression":
+      case "pointer_expression": {
+        if (n.type === "pointer_expression" && n.childForFieldName("operator")?.text !== "*")
+          return undefined;
+        const t = this.typeOf(n.childForFieldName("argument"));
+        return t && t.indirection > 0 ? { ...t, indirection: t.indirection - 1 } : undefined;
+      }
+      case "field_expression": {
+        // v.x of a __half2 is a __half; p->x likewise
+        const t = this.typeOf(n.childForFieldName("argument"));
+        const field = n.childForFieldName("field")?.text;
+        const op = n.childForFieldName("operator")?.text;
+        const ind = op === "->" ? 1 : 0;
+        if (t && t.indirection === ind && isPairKind(t.kind) && (field === "x" || field === "y"))
+          return { kind: t.kind === "half2" ? "half" : "bf16", indirection: 0, shared: false };
+        return undefined;
+      }
+      case "call_expression": {
+        const f = n.childForFieldName("function");
+        if (f?.type === "identifier") {
+          const k = RETURNS[f.text];
+          return k ? { kind: k, indirection: 0, shared: false } : undefined;
+        }
+        if (f?.type === "template_function") {
+          // reinterpret_cast<const __half2*>(p), static_cast<__half>(x)
+          const name = f.childForFieldName("name")?.text;
+          const arg = f.childForFieldName("arguments")?.namedChild(0);
+          if (!arg || !name?.endsWith("_cast")) return undefined;
+          const k = halfKindOfType(arg.childForFieldName("type")?.text ?? "");
+          if (!k) return undefined;
+          const ind = (arg.text.match(/\*/g) ?? []).length;
+          return { kind: k, indirection: ind, shared: false };
+        }
+        return undefined;
+      }
+      case "cast_expression": {
+        const t = n.childForFieldName("type");
+        const k = halfKindOfType(t?.childForFieldName("type")?.text ?? "");
+        return k ? { kind: k, indirection: (t!.text.match(/\*/g) ?? []).length, shared: false } : undefined;
+      }
+      case "binary_expression": {
+        // a * b of two halves is a half (through the operators, where they exist)
+        const op = n.childForFieldName("operator")?.text ?? "";
+        if (!["+", "-", "*", "/"].includes(op)) return undefined;
+        const a = this.typeOf(n.childForFieldName("left"));
+        const b = this.typeOf(n.childForFieldName("right"));
+        return a && b && a.indirection === 0 && b.indirection === 0 && a.kind === b.kind ? a : undefined;
+      }
+      case "conditional_expression": {
+        const a = this.typeOf(n.childForFieldName("consequence"));
+        const b = this.typeOf(n.childForFieldName("alternative"));
+        return a && b && a.kind === b.kind && a.indirection === b.indirection ? a : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Is the expression a half/bf16 value (not a pointer to one)? */
+  valueKind(node: Node | null): HalfKind | undefined {
+    const t = this.typeOf(node);
+    return t && t.indirection === 0 ? t.kind : undefined;
+  }
+}
