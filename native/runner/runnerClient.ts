@@ -68,7 +68,12 @@ export class RunnerRequestError extends Error implements RunnerError {
   }
 }
 
+/** Overrides where the runner script is (tests run the TypeScript source with it). */
+export const RUNNER_ENV = "CUDA_KERNEL_DEV_RUNNER";
+
 export function defaultRunnerPath(dir: string = __dirname): string {
+  const fromEnv = process.env[RUNNER_ENV];
+  if (fromEnv) return fromEnv;
   // dist/cli.js and dist/extension.js sit next to dist/runner.js; from source (native/runner/ or
   // server/cli/) the built runner is two levels up in dist/.
   const candidates = [join(dir, "runner.js"), join(dir, "..", "..", "dist", "runner.js")];

@@ -1,0 +1,55 @@
+// A stand-in for dist/runner.js that misbehaves on request, to test the client's process handling
+// without a GPU. It speaks the real protocol; what it does depends on the method and, for
+// "benchmark", on params.kernel.displayName: ok | hang | hang-ignore-term | sticky | progress.
+import { createInterface } from "node:readline";
+import type {
+  RequestMessage,
+  ResponseMessage,
+  ProgressMessage,
+  BenchmarkRequest,
+} from "../../../native/runner/protocol";
+
+const send = (msg: ResponseMessage | ProgressMessage) => process.stdout.write(`${JSON.stringify(msg)}\n`);
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const { id, method, params } = JSON.parse(line) as RequestMessage;
+  if (method === "hello") return send({ id, result: { pid: process.pid, driverVersion: null } });
+  if (method === "devices") {
+    process.stderr.write("boom: fake runner crashing on purpose\n");
+    process.exit(7);
+  }
+  if (method !== "benchmark")
+    return send({ id, error: { code: "BAD_REQUEST", message: `unknown ${method}` } });
+  const req = params as BenchmarkRequest;
+  const mode = req.kernel.displayName;
+  if (mode === "ok") return send({ id, error: { code: "OK", message: "answered" } });
+  if (mode === "hang") return; // never answers, like a kernel stuck in an endless loop
+  if (mode === "hang-ignore-term") {
+    process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));
+    setInterval(() => undefined, 1000);
+    return;
+  }
+  if (mode === "sticky") {
+    send({
+      id,
+      error: {
+        code: "CUDA_ERROR_ILLEGAL_ADDRESS",
+        call: "cuCtxSynchronize",
+        kernel: mode,
+        message: "an illegal memory access was encountered",
+        sticky: true,
+      },
+    });
+    process.exit(3);
+  }
+  if (mode === "progress") {
+    // minSamples progress ticks, budgetMs apart, then an answer.
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks++;
+      if (ticks < req.timing.minSamples) return send({ id, progress: { phase: "sampling", samples: ticks } });
+      clearInterval(timer);
+      send({ id, error: { code: "OK", message: `answered after ${ticks} ticks` } });
+    }, req.timing.budgetMs);
+  }
+});

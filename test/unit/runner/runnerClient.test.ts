@@ -1,0 +1,220 @@
+// The runner client's process handling, against a fake runner that hangs, crashes or faults on
+// request (test/unit/runner/fakeRunner.ts): timeouts, SIGTERM then SIGKILL, sticky-error
+// replacement, the crash-loop bound, cancellation and dispose. No GPU needed.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { BenchmarkRequest } from "../../../native/runner/protocol";
+import {
+  RunnerClient,
+  RunnerRequestError,
+  type RunnerClientOptions,
+} from "../../../native/runner/runnerClient";
+
+const fakeRunner = join(__dirname, "fakeRunner.ts");
+
+function client(options: RunnerClientOptions = {}): RunnerClient {
+  return new RunnerClient({ runnerPath: fakeRunner, killGraceMs: 500, ...options });
+}
+
+function bench(mode: string, ticks = 1, tickMs = 10): BenchmarkRequest {
+  return {
+    cubinPath: "/nonexistent.cubin",
+    device: 0,
+    kernel: {
+      symbol: mode,
+      displayName: mode,
+      grid: [1, 1, 1],
+      block: [1, 1, 1],
+      dynamicSmemBytes: 0,
+      args: [],
+    },
+    timing: {
+      warmupRuns: 0,
+      minSamples: ticks,
+      maxSamples: ticks,
+      targetRsdPct: 0.5,
+      budgetMs: tickMs,
+      flushL2: false,
+    },
+  };
+}
+
+async function rejection(p: Promise<unknown>): Promise<RunnerRequestError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof RunnerRequestError, `expected a RunnerRequestError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail("expected the request to fail");
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until the process is gone (the client resolves requests before the kill completes). */
+async function waitGone(pid: number): Promise<void> {
+  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(alive(pid), false, `process ${pid} is still running`);
+}
+
+/** Also starts the runner: with a generous timeout, as starting tsx under load takes a while. */
+async function pidOf(c: RunnerClient): Promise<number> {
+  return (await c.request("hello", {}, { timeoutSeconds: 60 })).pid;
+}
+
+describe("runner client", () => {
+  it("answers requests from one long-lived process", async () => {
+    const c = client();
+    try {
+      const first = await pidOf(c);
+      assert.equal(await pidOf(c), first);
+      assert.deepEqual(c.status(), { state: "idle", pid: first });
+      const err = await rejection(c.request("benchmark", bench("ok"), { timeoutSeconds: 60 }));
+      assert.equal(err.code, "OK"); // the fake's way of answering a benchmark
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("kills a request that makes no progress within the timeout and starts fresh for the next", async () => {
+    const c = client({ timeoutSeconds: 0.5 });
+    try {
+      const pid = await pidOf(c);
+      const err = await rejection(c.request("benchmark", bench("hang")));
+      assert.equal(err.code, "TIMEOUT");
+      assert.equal(err.kernel, "hang");
+      assert.match(err.message, /no progress for 0.5 s/);
+      await waitGone(pid);
+      const next = await pidOf(c);
+      assert.notEqual(next, pid);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("follows SIGTERM with SIGKILL when the runner ignores it", async () => {
+    const c = client({ timeoutSeconds: 0.5, killGraceMs: 300 });
+    try {
+      const pid = await pidOf(c);
+      const err = await rejection(c.request("benchmark", bench("hang-ignore-term")));
+      assert.equal(err.code, "TIMEOUT");
+      await waitGone(pid);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("keeps a request alive while progress arrives, even past the timeout", async () => {
+    const c = client({ timeoutSeconds: 1.5 });
+    const seen: number[] = [];
+    try {
+      await pidOf(c);
+      // 8 ticks 300 ms apart: 2.4 s in all, past the 1.5 s timeout, never 1.5 s silent.
+      const err = await rejection(
+        c.request("benchmark", bench("progress", 8, 300), { onProgress: (p) => seen.push(p.samples) }),
+      );
+      assert.equal(err.code, "OK");
+      assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("replaces the runner after a sticky CUDA error, without counting it as a crash", async () => {
+    const c = client({ maxRestarts: 1 });
+    try {
+      let pid = await pidOf(c);
+      for (let i = 0; i < 3; i++) {
+        const err = await rejection(c.request("benchmark", bench("sticky"), { timeoutSeconds: 60 }));
+        assert.equal(err.code, "CUDA_ERROR_ILLEGAL_ADDRESS");
+        assert.equal(err.call, "cuCtxSynchronize");
+        assert.equal(err.kernel, "sticky");
+        assert.equal(err.sticky, true);
+        await waitGone(pid);
+        const next = await pidOf(c);
+        assert.notEqual(next, pid);
+        pid = next;
+      }
+      assert.equal(c.status().state, "idle");
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("restarts a crashing runner a bounded number of times, then stays stopped until reset", async () => {
+    const c = client({ maxRestarts: 3, restartWindowMs: 60_000 });
+    try {
+      for (let i = 0; i < 4; i++) {
+        const err = await rejection(c.request("devices", {}, { timeoutSeconds: 60 }));
+        assert.equal(err.code, "CRASHED");
+        assert.match(err.message, /exited with code 7/);
+        assert.match(err.message, /boom: fake runner crashing on purpose/);
+      }
+      const stopped = await rejection(c.request("hello", {}));
+      assert.equal(stopped.code, "STOPPED");
+      assert.match(stopped.message, /failed 4 times in 60 s and was stopped/);
+      assert.equal(c.status().state, "stopped");
+      c.reset();
+      assert.ok((await pidOf(c)) > 0);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("cancels a running request by killing its runner; the next request gets a new one", async () => {
+    const c = client();
+    try {
+      const pid = await pidOf(c);
+      const ac = new AbortController();
+      const running = rejection(c.request("benchmark", bench("hang"), { signal: ac.signal }));
+      const queued = c.request("hello", {}, { timeoutSeconds: 60 });
+      setTimeout(() => ac.abort(), 100);
+      assert.equal((await running).code, "CANCELLED");
+      await waitGone(pid);
+      const next = (await queued).pid; // the queued request ran in a fresh runner
+      assert.notEqual(next, pid);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("cancels a queued request without touching the running one", async () => {
+    const c = client();
+    try {
+      const ac = new AbortController();
+      const first = rejection(c.request("benchmark", bench("progress", 3, 50), { timeoutSeconds: 60 }));
+      const second = rejection(c.request("hello", {}, { signal: ac.signal }));
+      ac.abort();
+      assert.equal((await second).code, "CANCELLED");
+      assert.equal((await first).code, "OK");
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("fails in-flight requests on dispose and ends the process", async () => {
+    const c = client();
+    const pid = await pidOf(c);
+    const running = rejection(c.request("benchmark", bench("hang")));
+    await c.dispose();
+    assert.equal((await running).code, "CANCELLED");
+    assert.equal(alive(pid), false);
+    assert.equal((await rejection(c.request("hello", {}))).code, "CANCELLED");
+  });
+
+  it("says where it looked when the runner script is missing", async () => {
+    const c = client({ runnerPath: "/nonexistent/runner.js" });
+    const err = await rejection(c.request("hello", {}));
+    assert.equal(err.code, "NO_RUNNER");
+    assert.match(err.message, /\/nonexistent\/runner\.js/);
+    await c.dispose();
+  });
+});
