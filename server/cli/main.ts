@@ -7,6 +7,9 @@ import { lspCommand } from "./lsp";
 import { devicesCommand } from "./devices";
 import { ncuCommand } from "./ncu";
 import { profileCommand } from "./profile";
+import { occupancyCommand } from "./occupancy";
+import { resourcesCommand } from "./resources";
+import { benchCommand } from "./bench";
 
 const program = new Command("cuda-kernel-dev")
   .description("Lint, benchmark, profile and size CUDA kernels.")
@@ -14,7 +17,7 @@ const program = new Command("cuda-kernel-dev")
   .showHelpAfterError()
   .exitOverride();
 
-const commands: Command[] = [ncuCommand(), profileCommand(), devicesCommand(), lintCommand(), lspCommand()];
+const commands: Command[] = [ncuCommand(), profileCommand(), devicesCommand(), lintCommand(), lspCommand(), occupancyCommand(), resourcesCommand(), benchCommand()];
 for (const c of commands) program.addCommand(c);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

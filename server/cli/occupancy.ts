@@ -1,0 +1,121 @@
+// `cuda-kernel-dev occupancy --arch sm_90 --regs 64 --block 256 [--static-smem B] [--dynamic-smem B] [--json]`
+// and `--batch FILE.csv` (columns arch,regs,staticSmem,block,dynamicSmem[,barriers]): one JSON object
+// per row, in order. A bad row prints {"row": N, "error": "..."} in its place and the exit status is 1.
+import { Command } from "commander";
+import { parse } from "csv-parse/sync";
+import { readFileSync } from "node:fs";
+import { occupancy, OccupancyInputError, type OccupancyResult } from "../occupancy/occupancy";
+import { CliError } from "./cliError";
+
+interface OccupancyCliOptions {
+  arch?: string;
+  regs?: string;
+  block?: string;
+  staticSmem: string;
+  dynamicSmem: string;
+  barriers?: string;
+  json?: boolean;
+  batch?: string;
+}
+
+function int(name: string, raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") throw new OccupancyInputError(`${name} is missing`);
+  const v = Number(raw.trim());
+  if (!Number.isInteger(v)) throw new OccupancyInputError(`${name} must be an integer, got "${raw}"`);
+  return v;
+}
+
+function compute(
+  arch: string,
+  regs: string | undefined,
+  block: string | undefined,
+  staticSmem: string | undefined,
+  dynamicSmem: string | undefined,
+  barriers: string | undefined,
+): OccupancyResult {
+  const kernel = { regsPerThread: int("regs", regs), staticSmemBytes: int("staticSmem", staticSmem ?? "0") };
+  const launch = { blockSize: int("block", block), dynamicSmemBytes: int("dynamicSmem", dynamicSmem ?? "0") };
+  return occupancy(
+    arch,
+    barriers === undefined || barriers === "" ? kernel : { ...kernel, barriers: int("barriers", barriers) },
+    launch,
+  );
+}
+
+function human(r: OccupancyResult): string {
+  const lim = r.blockLimits;
+  const show = (n: number | null): string => (n === null ? "-" : String(n));
+  const lines = [
+    `${r.arch}: ${r.activeBlocksPerSM} blocks/SM, ${r.activeWarpsPerSM}/${r.maxWarpsPerSM} warps, occupancy ${r.occupancyPct}%`,
+    `limited by: ${r.limiters.join(", ")}`,
+    `blocks/SM allowed by warps ${show(lim.warps)}, registers ${show(lim.registers)}, shared memory ${show(lim.sharedMemory)}, blocks ${show(lim.blocks)}, barriers ${show(lim.barriers)}`,
+    `allocated per block: ${r.allocatedRegistersPerBlock} registers, ${r.allocatedSmemPerBlock} B shared memory`,
+  ];
+  if (r.reason) lines.push(`cannot launch: ${r.reason}`);
+  return lines.join("\n") + "\n";
+}
+
+function runBatch(file: string): void {
+  let rows: Record<string, string>[];
+  try {
+    rows = parse<Record<string, string>>(readFileSync(file, "utf8"), {
+      columns: true,
+      skip_empty_lines: true,
+      trim: true,
+    });
+  } catch (err) {
+    throw new CliError(`--batch ${file}: ${err instanceof Error ? err.message : String(err)}`, 2);
+  }
+  const missing = ["arch", "regs", "staticSmem", "block", "dynamicSmem"].filter(
+    (c) => rows.length > 0 && !(c in rows[0]!),
+  );
+  if (missing.length) throw new CliError(`--batch ${file}: missing column(s) ${missing.join(", ")}`, 2);
+  let failed = false;
+  rows.forEach((row, i) => {
+    let line: string;
+    try {
+      const r = compute(row.arch ?? "", row.regs, row.block, row.staticSmem, row.dynamicSmem, row.barriers);
+      line = JSON.stringify({ row: i + 1, ...r });
+    } catch (err) {
+      if (!(err instanceof OccupancyInputError)) throw err;
+      failed = true;
+      line = JSON.stringify({ row: i + 1, error: err.message });
+    }
+    process.stdout.write(`${line}\n`);
+  });
+  if (failed) process.exitCode = 1;
+}
+
+export function occupancyCommand(): Command {
+  return new Command("occupancy")
+    .description(
+      "Active blocks and warps per SM for a kernel's registers, shared memory and block size (the driver's rules).",
+    )
+    .option("--arch <sm>", "architecture, e.g. sm_90")
+    .option("--regs <n>", "registers per thread")
+    .option("--block <n>", "threads per block")
+    .option("--static-smem <bytes>", "static __shared__ bytes", "0")
+    .option("--dynamic-smem <bytes>", "dynamic shared memory bytes at launch", "0")
+    .option("--barriers <n>", "named barriers the kernel uses (ptxas: used N barriers); default 1")
+    .option("--json", "print JSON")
+    .option(
+      "--batch <file.csv>",
+      "one JSON line per CSV row (arch,regs,staticSmem,block,dynamicSmem[,barriers])",
+    )
+    .action((opts: OccupancyCliOptions) => {
+      if (opts.batch !== undefined) {
+        runBatch(opts.batch);
+        return;
+      }
+      if (opts.arch === undefined) throw new CliError("--arch is required (e.g. --arch sm_90)", 2);
+      let r: OccupancyResult;
+      try {
+        r = compute(opts.arch, opts.regs, opts.block, opts.staticSmem, opts.dynamicSmem, opts.barriers);
+      } catch (err) {
+        if (err instanceof OccupancyInputError)
+          throw new CliError(err.message.replace(/^(regs|block)\b/, "--$1"), 2);
+        throw err;
+      }
+      process.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : human(r));
+    });
+}

@@ -1,0 +1,115 @@
+// One file compiled for each target architecture: diagnostics placed on files and lines, and each
+// kernel's resources. Shared by `cuda-kernel-dev resources`, the extension's on-save check and its
+// resource lenses, so the three always agree.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import {
+  findCompileCommands,
+  flagsFromCompileCommands,
+  nvccArgs,
+  runNvcc,
+  type NvccRun,
+  type ProjectFlags,
+} from "./nvcc";
+import { parseNvccOutput } from "./nvccDiagnostics";
+import { placeDiagnostics, type PlacedDiagnostic } from "./nvccPlacement";
+import { parsePtxasResources, type KernelResources } from "./ptxasResources";
+
+export interface FlagSettings {
+  /** cudaKernelDev.nvcc.includePaths: relative ones are relative to the workspace folder. */
+  includePaths: string[];
+  /** cudaKernelDev.nvcc.extraArgs, passed as they are. */
+  extraArgs: string[];
+}
+
+/**
+ * The project's flags for `file`: compile_commands.json (in an ancestor folder or its build/) when it
+ * has an entry for the file, plus the settings' include paths and extra arguments.
+ */
+export function projectFlags(file: string, settings: FlagSettings, workspaceFolder?: string): ProjectFlags {
+  const base = workspaceFolder ?? dirname(file);
+  const fromSettings = [...settings.includePaths.map((p) => `-I${resolve(base, p)}`), ...settings.extraArgs];
+  let dir = dirname(resolve(file));
+  const stop = workspaceFolder ? resolve(workspaceFolder) : undefined;
+  for (;;) {
+    const cc = findCompileCommands(dir);
+    if (cc) {
+      const flags = flagsFromCompileCommands(cc, file);
+      if (flags) return { ...flags, args: [...flags.args, ...fromSettings] };
+    }
+    const up = dirname(dir);
+    if (up === dir || dir === stop) break;
+    dir = up;
+  }
+  return { args: fromSettings, cwd: dirname(resolve(file)), from: "settings" };
+}
+
+export interface CompileRequest {
+  file: string;
+  archs: string[];
+  nvcc: string;
+  flags: ProjectFlags;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Editor buffers that differ from the disk, by absolute path, for placing ranges. */
+  readText?: (file: string) => string | undefined;
+}
+
+export interface ArchCompile {
+  arch: string;
+  run: NvccRun;
+  diagnostics: PlacedDiagnostic[];
+  kernels: KernelResources[];
+}
+
+const readDisk = (f: string): string | undefined => {
+  try {
+    return readFileSync(f, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+/** Compiles for each architecture, two at a time (editor machines are small). */
+export async function compileForArchs(req: CompileRequest): Promise<ArchCompile[]> {
+  const file = resolve(req.file);
+  const results: ArchCompile[] = new Array<ArchCompile>(req.archs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < req.archs.length) {
+      const i = next++;
+      const arch = req.archs[i]!;
+      const run = await runNvcc(req.nvcc, nvccArgs("check", file, arch, req.flags.args), {
+        cwd: req.flags.cwd,
+        timeoutMs: req.timeoutMs,
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
+      const diagnostics = run.cancelled
+        ? []
+        : placeDiagnostics(parseNvccOutput(run.output), {
+            cwd: req.flags.cwd,
+            mainFile: file,
+            readText: req.readText ?? readDisk,
+            arch,
+          });
+      results[i] = { arch, run, diagnostics, kernels: run.cancelled ? [] : parsePtxasResources(run.output) };
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results;
+}
+
+/** The diagnostics of all architectures, each once: a front-end error repeats per architecture. */
+export function mergeDiagnostics(results: ArchCompile[]): PlacedDiagnostic[] {
+  const seen = new Set<string>();
+  const out: PlacedDiagnostic[] = [];
+  for (const r of results) {
+    for (const d of r.diagnostics) {
+      const key = `${d.file}\0${d.range.startLine}\0${d.range.startColumn}\0${d.severity}\0${d.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(d);
+    }
+  }
+  return out;
+}
