@@ -1,0 +1,123 @@
+// Figures derived from a median (GB/s, % of peak DRAM bandwidth, TFLOP/s, speedup), the history
+// summary of a run, and the CLI's text table.
+import type { SampleStats } from "../../native/runner/protocol";
+import type { BenchRunResults, HistoryEntry, PointResult } from "./results";
+
+export interface Derived {
+  gbPerSec?: number;
+  pctPeakBandwidth?: number;
+  tflops?: number;
+}
+
+/** bytes / ns is GB/s; flops / ns is GFLOP/s. Nothing is derived from a missing or zero median. */
+export function derive(
+  stats: SampleStats | undefined,
+  bytes: number | undefined,
+  flops: number | undefined,
+  peakGBs: number,
+): Derived {
+  if (!stats || !(stats.medianNs > 0)) return {};
+  const out: Derived = {};
+  if (bytes !== undefined) {
+    out.gbPerSec = bytes / stats.medianNs;
+    if (peakGBs > 0) out.pctPeakBandwidth = (out.gbPerSec / peakGBs) * 100;
+  }
+  if (flops !== undefined) out.tflops = flops / stats.medianNs / 1e3;
+  return out;
+}
+
+export function speedup(
+  kernel: SampleStats | undefined,
+  baseline: SampleStats | undefined,
+): number | undefined {
+  if (!kernel || !baseline || !(kernel.medianNs > 0) || !(baseline.medianNs > 0)) return undefined;
+  return baseline.medianNs / kernel.medianNs;
+}
+
+export function pointPassed(p: PointResult): boolean {
+  return !p.error && !p.skipped && p.checks.every((c) => c.pass);
+}
+
+export function historyEntry(r: BenchRunResults): HistoryEntry {
+  return {
+    schema: r.schema,
+    time: r.startedAt,
+    file: r.file,
+    kernel: r.kernel,
+    instance: r.instance,
+    ...(r.baseline ? { baseline: r.baseline } : {}),
+    ...(r.env.gitCommit ? { gitCommit: r.env.gitCommit } : {}),
+    gpu: r.env.device.name,
+    computeCapability: r.env.device.computeCapability,
+    driverVersion: r.env.driverVersion,
+    smClockKHz: r.env.device.clockRateKHz,
+    memClockKHz: r.env.device.memoryClockKHz,
+    points: r.points.map((p) => ({
+      label: p.label,
+      ...(p.kernel ? { medianNs: p.kernel.medianNs } : {}),
+      ...(p.baseline ? { baselineMedianNs: p.baseline.medianNs } : {}),
+      ...(p.gbPerSec !== undefined ? { gbPerSec: p.gbPerSec } : {}),
+      ...(p.pctPeakBandwidth !== undefined ? { pctPeakBandwidth: p.pctPeakBandwidth } : {}),
+      ...(p.tflops !== undefined ? { tflops: p.tflops } : {}),
+      ...(p.speedup !== undefined ? { speedup: p.speedup } : {}),
+      pass: pointPassed(p),
+      ...(p.error ? { error: `${p.error.code}: ${p.error.message}` } : p.skipped ? { error: "skipped" } : {}),
+    })),
+  };
+}
+
+/** 12.3 µs / 1.234 ms: the unit that keeps 3-4 significant digits. */
+export function formatNs(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(ns >= 1e5 ? 1 : 2)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+/** The CLI's table: one row per size. */
+export function formatTable(r: BenchRunResults): string {
+  const head = ["size", "median", "min", "RSD", "samples", "GB/s", "% peak", "TFLOP/s"];
+  if (r.baseline) head.push("baseline", "speedup");
+  head.push("check");
+  const rows = r.points.map((p) => {
+    const k = p.kernel;
+    const cells = [
+      p.label,
+      k ? formatNs(k.medianNs) : "-",
+      k ? formatNs(k.minNs) : "-",
+      k ? `${k.rsdPct.toFixed(2)}%` : "-",
+      k ? String(k.samples) : "-",
+      p.gbPerSec !== undefined ? p.gbPerSec.toFixed(0) : "-",
+      p.pctPeakBandwidth !== undefined ? `${p.pctPeakBandwidth.toFixed(1)}%` : "-",
+      p.tflops !== undefined ? p.tflops.toFixed(2) : "-",
+    ];
+    if (r.baseline)
+      cells.push(
+        p.baseline ? formatNs(p.baseline.medianNs) : "-",
+        p.speedup !== undefined ? `${p.speedup.toFixed(2)}x` : "-",
+      );
+    const failed = p.checks.filter((c) => !c.pass).map((c) => c.arg);
+    cells.push(
+      p.error
+        ? p.error.code
+        : p.skipped
+          ? "skipped"
+          : failed.length > 0
+            ? `FAIL ${failed.join(",")}`
+            : p.checks.length > 0
+              ? "ok"
+              : "-",
+    );
+    return cells;
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const title = `${r.instance} on ${r.env.device.name} (sm_${r.env.device.computeCapability.replace(".", "")}, peak ${r.env.device.peakDramBandwidthGBs.toFixed(0)} GB/s)${r.compile.cached ? ", cached cubin" : ""}`;
+  const errors = r.points
+    .filter((p) => p.error)
+    .map(
+      (p) =>
+        `${p.label}: ${p.error!.code}${p.error!.call ? ` in ${p.error!.call}` : ""}: ${p.error!.message}`,
+    );
+  return [title, line(head), ...rows.map(line), ...errors].join("\n");
+}

@@ -1,0 +1,110 @@
+// `cuda-kernel-dev bench FILE --kernel NAME [--json]`: benchmarks one kernel from its `// @bench`
+// spec on the local GPU and prints a table (or the results JSON the panel renders). Exit codes:
+// 0 ok, 1 a size failed or an output check did not pass, 2 bad spec or usage, 3 no GPU / driver /
+// nvcc here, 4 compile error. Each failure is one line on stderr, never a stack trace.
+import { Command } from "commander";
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { RunnerClient } from "../../native/runner/runnerClient";
+import { defaultCacheDir } from "../bench/compile";
+import { appendHistory } from "../bench/history";
+import { formatTable, historyEntry } from "../bench/report";
+import { BenchError, runBenchmark } from "../bench/runBench";
+import { CliError } from "./cliError";
+
+interface BenchCliOptions {
+  kernel: string;
+  json?: boolean;
+  device: string;
+  arch?: string;
+  nvcc?: string;
+  include: string[];
+  flag: string[];
+  cacheDir?: string;
+  out?: string;
+  history: boolean;
+  workspace?: string;
+  timeout: string;
+}
+
+const EXIT: Record<string, number> = {
+  BAD_SPEC: 2,
+  NO_SPEC: 2,
+  NO_KERNEL: 2,
+  MISSING: 3,
+  COMPILE: 4,
+  SYMBOL: 4,
+  CANCELLED: 130,
+};
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+export function benchCommand(): Command {
+  return new Command("bench")
+    .description("Benchmark a kernel from its // @bench spec on the local GPU (nvbench-style timing).")
+    .argument("<file>", "the .cu file holding the kernel")
+    .requiredOption("-k, --kernel <name>", "the __global__ kernel (name or ns::name)")
+    .option("--json", "print the results as JSON (the shape the results panel renders)")
+    .option("--device <n>", "GPU ordinal", "0")
+    .option("--arch <sm>", "compile for this architecture instead of the GPU's (e.g. sm_90a)")
+    .option("--nvcc <path>", "the nvcc to use (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)")
+    .option(
+      "-I, --include <dir>",
+      "an include directory (repeatable); replaces compile_commands.json flags",
+      collect,
+      [],
+    )
+    .option("--flag <arg>", "an extra nvcc argument (repeatable), e.g. --flag=--use_fast_math", collect, [])
+    .option("--cache-dir <dir>", "where compiled cubins are cached")
+    .option("-o, --out <file>", "also write the results JSON to this file")
+    .option("--no-history", "do not append the run to .cuda-kernel-dev/bench-history.jsonl")
+    .option("--workspace <dir>", "the workspace (history location, relative paths)", process.cwd())
+    .option("--timeout <seconds>", "a size showing no progress for this long is killed", "20")
+    .action(async (file: string, opts: BenchCliOptions) => {
+      const device = Number(opts.device);
+      const timeoutSeconds = Number(opts.timeout);
+      if (!Number.isInteger(device) || device < 0)
+        throw new CliError(`--device must be a GPU ordinal, got '${opts.device}'`, 2);
+      if (!(timeoutSeconds > 0))
+        throw new CliError(`--timeout must be a positive number of seconds, got '${opts.timeout}'`, 2);
+      const workspace = resolve(opts.workspace ?? process.cwd());
+      const client = new RunnerClient({ timeoutSeconds });
+      const abort = new AbortController();
+      const onSigint = () => abort.abort();
+      process.once("SIGINT", onSigint);
+      try {
+        const results = await runBenchmark({
+          file,
+          kernel: opts.kernel,
+          runner: client,
+          device,
+          ...(opts.nvcc ? { nvccPath: opts.nvcc } : {}),
+          ...(opts.arch ? { arch: opts.arch } : {}),
+          flags: opts.flag,
+          includePaths: opts.include,
+          workspace,
+          cacheDir: opts.cacheDir ? resolve(opts.cacheDir) : defaultCacheDir(),
+          signal: abort.signal,
+          onProgress: (p) => {
+            if (!opts.json && p.stage === "running" && p.phase === undefined)
+              process.stderr.write(`[${p.point + 1}/${p.points}] ${p.label}\n`);
+          },
+        });
+        const json = `${JSON.stringify(results, null, 2)}\n`;
+        if (opts.out) await writeFile(opts.out, json);
+        if (opts.history) {
+          const h = await appendHistory(workspace, historyEntry(results));
+          if (h.setAside)
+            process.stderr.write(`cuda-kernel-dev: the history file was damaged; kept it as ${h.setAside}\n`);
+        }
+        process.stdout.write(opts.json ? json : `${formatTable(results)}\n`);
+        if (!results.ok) process.exitCode = 1;
+      } catch (e) {
+        if (e instanceof BenchError) throw new CliError(e.message, EXIT[e.code] ?? 1);
+        throw e;
+      } finally {
+        process.off("SIGINT", onSigint);
+        await client.dispose();
+      }
+    });
+}
