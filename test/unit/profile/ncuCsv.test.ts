@@ -19,7 +19,7 @@ const fx = (name: string): { path: string } => ({ path: join(FIX, name) });
 async function details(name: string): Promise<NcuDetailsLaunch[]> {
   const r = await parseNcuCsv(fx(name));
   assert.equal(r.page, "details");
-  return r.launches as NcuDetailsLaunch[];
+  return r.launches;
 }
 
 async function rejectsWith(name: string, pattern: RegExp): Promise<void> {
@@ -138,7 +138,7 @@ describe("ncu raw export", () => {
   it("reads the units row and normalises each column", async () => {
     const r = await parseNcuCsv(fx("h200-rmsnorm-full.raw.csv"));
     assert.equal(r.page, "raw");
-    const launches = r.launches as NcuRawLaunch[];
+    const launches = r.launches;
     assert.equal(launches.length, 110);
     const l = launches[0]!;
     assert.deepEqual(l.metrics.get("gpu__time_duration.sum"), { unit: "ns", value: 76_096 });
