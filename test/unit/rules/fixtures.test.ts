@@ -1,0 +1,93 @@
+// Every rule against its fixtures: each `fires/` file must produce the rule at every line marked
+// `// expect: RULE` (the marker sits on the offending line), each `clean/` file must not produce it.
+// Each quick fix is applied for real and must remove a finding without breaking the parse.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { lintSource, parseSource } from "../../../server/lint/lintDocument";
+import { rules } from "../../../server/rules/index";
+import type { Finding, Fix } from "../../../server/rules/rule";
+import { applyEdits, errorCount, fixtureTargets } from "./helpers";
+
+const ROOT = join(__dirname, "..", "..", "fixtures", "rules");
+
+function files(rule: string, kind: "fires" | "clean"): string[] {
+  const dir = join(ROOT, rule, kind);
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.cuh?$/.test(f))
+        .map((f) => join(dir, f))
+    : [];
+}
+
+async function lintRule(text: string, ruleId: string): Promise<Finding[]> {
+  const findings = await lintSource(text, { rules, targets: fixtureTargets(text) });
+  return findings.filter((f) => f.rule === ruleId);
+}
+
+describe("rule fixtures", () => {
+  for (const rule of rules) {
+    describe(rule.id, () => {
+      const fires = files(rule.id, "fires");
+      const clean = files(rule.id, "clean");
+
+      it("has at least five firing fixtures and five look-alikes", () => {
+        assert.ok(fires.length >= 5, `${fires.length} fires/ fixtures`);
+        assert.ok(clean.length >= 5, `${clean.length} clean/ fixtures`);
+      });
+
+      for (const file of fires) {
+        it(`fires: ${file.split("/").slice(-1)[0]}`, async () => {
+          const text = readFileSync(file, "utf8");
+          const expected = text
+            .split("\n")
+            .flatMap((line, i) => (line.includes(`// expect: ${rule.id}`) ? [i] : []));
+          assert.ok(expected.length > 0, "fixture has no `// expect:` marker");
+          const found = await lintRule(text, rule.id);
+          const lines = new Set(found.map((f) => f.span.startLine));
+          for (const line of expected)
+            assert.ok(
+              lines.has(line),
+              `no ${rule.id} at line ${line + 1}; got lines ${[...lines].map((l) => l + 1).join(", ") || "none"}`,
+            );
+          for (const f of found) assert.equal(f.severity, rule.defaultSeverity);
+        });
+      }
+
+      for (const file of clean) {
+        it(`clean: ${file.split("/").slice(-1)[0]}`, async () => {
+          const found = await lintRule(readFileSync(file, "utf8"), rule.id);
+          assert.deepEqual(
+            found.map((f) => `${f.span.startLine + 1}: ${f.message}`),
+            [],
+          );
+        });
+      }
+
+      for (const file of fires) {
+        it(`fixes apply: ${file.split("/").slice(-1)[0]}`, async () => {
+          let text = readFileSync(file, "utf8");
+          const errorsBefore = errorCount(await parseSource(text));
+          // Apply one fix at a time (fixes of one finding may overlap another's), up to a bound.
+          for (let round = 0; round < 20; round++) {
+            const found = await lintRule(text, rule.id);
+            const fix: Fix | undefined = found.find((f) => f.fixes.length > 0)?.fixes[0];
+            if (!fix) return;
+            const next = applyEdits(text, fix.edits);
+            const after = await lintRule(next, rule.id);
+            assert.ok(
+              after.length < found.length,
+              `fix "${fix.title}" left ${after.length} of ${found.length} findings:\n${next}`,
+            );
+            const tree = await parseSource(next);
+            assert.ok(errorCount(tree) <= errorsBefore, `fix "${fix.title}" broke the parse:\n${next}`);
+            tree.delete();
+            text = next;
+          }
+          assert.fail("fixes did not converge in 20 rounds");
+        });
+      }
+    });
+  }
+});

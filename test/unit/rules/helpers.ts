@@ -1,0 +1,52 @@
+// Shared by the rule tests: fixture targets, applying TextEdits, counting parse errors.
+import type { Node, Tree } from "web-tree-sitter";
+import type { TextEdit } from "../../../server/rules/rule";
+
+/** `// targets: sm_75, sm_90` on the first line picks the targets; otherwise [75, 90]. */
+export function fixtureTargets(text: string): number[] {
+  const m = /^\s*\/\/\s*targets:\s*(.+)$/m.exec(text.split("\n")[0] ?? "");
+  if (!m) return [75, 90];
+  return m[1]!.split(/[,\s]+/).flatMap((t) => {
+    const n = /^sm_(\d+)$/.exec(t.trim());
+    return n ? [Number(n[1])] : [];
+  });
+}
+
+function offsetOf(text: string, line: number, column: number): number {
+  let off = 0;
+  for (let l = 0; l < line; l++) {
+    const nl = text.indexOf("\n", off);
+    if (nl < 0) return text.length;
+    off = nl + 1;
+  }
+  return off + column;
+}
+
+/** Applies non-overlapping edits (LSP semantics: all positions refer to the original text). */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const abs = edits
+    .map((e) => ({
+      start: offsetOf(text, e.span.startLine, e.span.startColumn),
+      end: offsetOf(text, e.span.endLine, e.span.endColumn),
+      newText: e.newText,
+    }))
+    .sort((a, b) => b.start - a.start || b.end - a.end);
+  let out = text;
+  let limit = Number.POSITIVE_INFINITY;
+  for (const e of abs) {
+    if (e.end > limit) throw new Error("overlapping edits");
+    out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+    limit = e.start;
+  }
+  return out;
+}
+
+export function errorCount(tree: Tree): number {
+  let n = 0;
+  const visit = (node: Node): void => {
+    if (node.isError || node.isMissing) n++;
+    if (node.hasError) for (const c of node.children) if (c) visit(c);
+  };
+  visit(tree.rootNode);
+  return n;
+}
