@@ -1,0 +1,139 @@
+// Drives the real server over stdio with a real LSP client: open, edit, diagnostics, code action, hover,
+// symbols, settings changes and close.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import type { CodeAction, DocumentSymbol, Hover, TextEdit } from "vscode-languageserver-protocol/node";
+import { startLsp, type LspSession } from "./lspClient";
+
+const URI = pathToFileURL(join(__dirname, "nonexistent-project", "reduce.cu")).href;
+const SRC = `__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);
+  return v;
+}
+__global__ void reduce(const float* x, float* out) {
+  float v = warp_sum(x[threadIdx.x]);
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+`;
+
+let lsp: LspSession;
+let doc: TextDocument;
+
+before(async () => {
+  lsp = await startLsp({
+    settings: { targets: ["sm_75", "sm_90"] },
+    initializationOptions: { lintDebounceMs: 20 },
+  });
+});
+after(async () => {
+  await lsp.close();
+});
+
+const shuffleFindings = (d: { code?: string | number }[]): number =>
+  d.filter((x) => x.code === "deprecated-shuffle").length;
+
+async function edit(
+  start: { line: number; character: number },
+  end: { line: number; character: number },
+  text: string,
+): Promise<void> {
+  const change = { range: { start, end }, text };
+  doc = TextDocument.update(doc, [change], doc.version + 1);
+  await lsp.conn.sendNotification("textDocument/didChange", {
+    textDocument: { uri: URI, version: doc.version },
+    contentChanges: [change],
+  });
+}
+
+test("open: diagnostics arrive with the rule id, a link to its doc, and the targets notification", async () => {
+  doc = TextDocument.create(URI, "cuda-cpp", 1, SRC);
+  await lsp.conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri: URI, languageId: "cuda-cpp", version: 1, text: SRC },
+  });
+  const diags = await lsp.waitForDiagnostics(URI, (d) => shuffleFindings(d) === 1);
+  const d = diags.find((x) => x.code === "deprecated-shuffle")!;
+  assert.deepEqual(d.range, { start: { line: 1, character: 39 }, end: { line: 1, character: 50 } });
+  assert.equal(d.severity, 1);
+  assert.equal(d.source, "cuda-kernel-dev");
+  assert.ok(d.codeDescription, "codeDescription links the rule doc");
+  assert.match(d.codeDescription.href, /deprecated-shuffle\.md$/);
+  assert.ok(existsSync(fileURLToPath(d.codeDescription.href)));
+  const targets = await lsp.waitFor("targets", () => lsp.targets.get(URI));
+  assert.deepEqual(targets, { uri: URI, archs: ["sm_75", "sm_90"], source: "setting" });
+});
+
+test("edit: an incremental change updates the diagnostics for the new version", async () => {
+  // Add a second deprecated call on a new line inside warp_sum.
+  await edit({ line: 2, character: 0 }, { line: 2, character: 0 }, "  v = __shfl_xor(v, 1);\n");
+  await lsp.waitForDiagnostics(URI, (d, version) => version === doc.version && shuffleFindings(d) === 2);
+});
+
+test("code action: the quick fix's edit applied to the text clears that diagnostic", async () => {
+  const diags = lsp.diagnostics.get(URI)!.diagnostics.filter((x) => x.code === "deprecated-shuffle");
+  const target = diags.find((x) => x.range.start.line === 2)!;
+  const actions: CodeAction[] = await lsp.conn.sendRequest("textDocument/codeAction", {
+    textDocument: { uri: URI },
+    range: target.range,
+    context: { diagnostics: [target] },
+  });
+  const fix = actions.find((a) => a.isPreferred);
+  assert.ok(fix, `a preferred fix among ${actions.map((a) => a.title).join(", ")}`);
+  assert.ok(actions.some((a) => a.title === "Disable deprecated-shuffle for this line"));
+  const edits: TextEdit[] = fix.edit!.changes![URI]!;
+  const newText = TextDocument.applyEdits(doc, edits);
+  assert.equal(newText.split("\n")[2], "  v = __shfl_xor_sync(0xffffffff, v, 1);");
+  // Send it the way an editor does: one incremental change per edit, last first so ranges stay valid.
+  for (const e of [...edits].sort((a, b) => doc.offsetAt(b.range.start) - doc.offsetAt(a.range.start)))
+    await edit(e.range.start, e.range.end, e.newText);
+  assert.equal(doc.getText(), newText);
+  await lsp.waitForDiagnostics(URI, (d, version) => version === doc.version && shuffleFindings(d) === 1);
+});
+
+test("hover and document symbols", async () => {
+  const hover: Hover | null = await lsp.conn.sendRequest("textDocument/hover", {
+    textDocument: { uri: URI },
+    position: { line: 7, character: 5 },
+  });
+  assert.ok(hover && typeof hover.contents === "object" && "value" in hover.contents);
+  assert.match(hover.contents.value, /void __syncthreads\(\)/);
+  const symbols: DocumentSymbol[] = await lsp.conn.sendRequest("textDocument/documentSymbol", {
+    textDocument: { uri: URI },
+  });
+  assert.deepEqual(
+    symbols.map((s) => [s.name, s.detail]),
+    [
+      ["warp_sum", "__device__"],
+      ["reduce", "__global__"],
+    ],
+  );
+});
+
+test("settings change: a severity override applies after didChangeConfiguration", async () => {
+  lsp.settings = { targets: ["sm_80"], lint: { severity: { "deprecated-shuffle": "off" } } };
+  await lsp.conn.sendNotification("workspace/didChangeConfiguration", { settings: null });
+  await lsp.waitForDiagnostics(URI, (d) => shuffleFindings(d) === 0);
+  await lsp.waitFor("new targets", () => (lsp.targets.get(URI)?.archs[0] === "sm_80" ? true : undefined));
+});
+
+test("close: diagnostics are cleared; a broken request does not take the server down", async () => {
+  await lsp.conn.sendNotification("textDocument/didClose", { textDocument: { uri: URI } });
+  await lsp.waitForDiagnostics(URI, (d) => d.length === 0);
+  const none: unknown = await lsp.conn.sendRequest("textDocument/hover", {
+    textDocument: { uri: URI },
+    position: { line: 0, character: 0 },
+  });
+  assert.equal(none, null);
+  const odd: unknown = await lsp.conn.sendRequest("textDocument/codeAction", {
+    textDocument: { uri: "file:///nope.cu" },
+    range: null,
+    context: null,
+  });
+  assert.deepEqual(odd, []);
+  assert.equal(lsp.proc.exitCode, null);
+});

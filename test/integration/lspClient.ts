@@ -1,0 +1,110 @@
+// A real LSP client over stdio for tests and benchmarks: spawns `cuda-kernel-dev lsp --stdio` and keeps
+// what the server publishes so tests can wait for a state (polling, never sleeping a fixed time).
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
+import type { TargetsParams } from "../../server/protocol";
+
+export const REPO = join(__dirname, "..", "..");
+
+export interface LspSession {
+  conn: ProtocolConnection;
+  proc: ChildProcess;
+  /** Latest diagnostics per URI, with the version they were computed for. */
+  diagnostics: Map<string, PublishDiagnosticsParams>;
+  targets: Map<string, TargetsParams>;
+  /** What the server answers to workspace/configuration (the `cudaKernelDev` section). */
+  settings: unknown;
+  stderr: string[];
+  waitFor<T>(what: string, probe: () => T | undefined, timeoutMs?: number): Promise<T>;
+  waitForDiagnostics(uri: string, ok: (d: Diagnostic[], version?: number) => boolean): Promise<Diagnostic[]>;
+  close(): Promise<void>;
+}
+
+/** Starts the server (from source through tsx, or a given bundle) and initializes it. */
+export async function startLsp(
+  opts: {
+    settings?: unknown;
+    initializationOptions?: unknown;
+    /** Replaces the default (the CLI from source), e.g. ["dist/server.js", "--stdio"]. */
+    args?: string[];
+    rootUri?: string | null;
+  } = {},
+): Promise<LspSession> {
+  const args = opts.args ?? ["--import", "tsx", join(REPO, "server/cli/main.ts"), "lsp", "--stdio"];
+  const proc = spawn(process.execPath, args, { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+  const conn = createProtocolConnection(
+    new StreamMessageReader(proc.stdout),
+    new StreamMessageWriter(proc.stdin),
+  );
+  const session: LspSession = {
+    conn,
+    proc,
+    diagnostics: new Map(),
+    targets: new Map(),
+    settings: opts.settings ?? {},
+    stderr: [],
+    async waitFor(what, probe, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const v = probe();
+        if (v !== undefined) return v;
+        if (proc.exitCode !== null)
+          throw new Error(
+            `server exited (${proc.exitCode}) while waiting for ${what}: ${session.stderr.join("")}`,
+          );
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    waitForDiagnostics(uri, ok) {
+      return session.waitFor(`diagnostics of ${uri}`, () => {
+        const p = session.diagnostics.get(uri);
+        return p && ok(p.diagnostics, p.version) ? p.diagnostics : undefined;
+      });
+    },
+    async close() {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once("exit", r));
+        try {
+          await conn.sendRequest("shutdown");
+          await conn.sendNotification("exit");
+        } catch {
+          proc.kill();
+        }
+        await exited;
+      }
+      conn.dispose();
+    },
+  };
+  proc.stderr.on("data", (d: Buffer) => session.stderr.push(d.toString()));
+  conn.onNotification("textDocument/publishDiagnostics", (p: PublishDiagnosticsParams) => {
+    session.diagnostics.set(p.uri, p);
+  });
+  conn.onNotification("cudaKernelDev/targets", (p: TargetsParams) => {
+    session.targets.set(p.uri, p);
+  });
+  conn.onNotification("window/logMessage", (p: { message: string }) => {
+    session.stderr.push(`${p.message}\n`);
+  });
+  conn.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => session.settings));
+  conn.onRequest("client/registerCapability", () => null);
+  conn.listen();
+  await conn.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: opts.rootUri ?? null,
+    capabilities: {
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+    },
+    initializationOptions: opts.initializationOptions ?? {},
+  });
+  await conn.sendNotification("initialized", {});
+  return session;
+}
