@@ -7,7 +7,6 @@ import {
   metricKey,
   NcuCsvError,
   type NcuDetailsLaunch,
-  type NcuRawLaunch,
 } from "../../../server/profile/ncuCsv";
 import { summarize, type KernelSummary } from "../../../server/profile/ncuSummary";
 import { unitFactor } from "../../../server/profile/units";

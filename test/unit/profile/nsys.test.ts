@@ -12,7 +12,7 @@ describe("nsys stats CSV", () => {
   it("reads cuda_gpu_kern_sum and cuda_gpu_mem_time_sum past the preamble", () => {
     const s = parseNsysStats(read("nsys-stats-cuda_gpu_sum.txt"));
     assert.equal(s.kernels?.length, 2);
-    const [a, b] = s.kernels!;
+    const [a, b] = s.kernels;
     assert.match(a!.name, /^rmsnorm_scalar\(__nv_bfloat16 \*, const/);
     assert.deepEqual(
       [a!.timePct, a!.totalNs, a!.instances, a!.avgNs, a!.medNs, a!.minNs, a!.maxNs, a!.stdDevNs],
