@@ -36,10 +36,41 @@ const optin = dev.sharedMemPerBlockOptinBytes;
 writeFileSync(out.replace(/\.csv$/, "") + ".device.json", JSON.stringify({ ...dev, arch }, null, 2) + "\n");
 const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
 
+// maxDynamicSmem: the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize during the query. Each
+// kernel is swept twice: as loaded (48 KB less its static size) and opted in to the device maximum.
 const header =
-  "arch,regs,staticSmem,block,dynamicSmem,activeBlocksPerSM,barriers,maxThreadsPerBlock,kernel,error";
+  "arch,regs,staticSmem,block,dynamicSmem,activeBlocksPerSM,barriers,maxDynamicSmem,maxThreadsPerBlock,kernel,error";
 const rows = [header];
 let errors = 0;
+const sweep = (fn, attrs, k, maxDynamic, dynamicSizes) => {
+  for (const block of BLOCK_SIZES) {
+    for (const dyn of dynamicSizes) {
+      let active = "";
+      let error = "";
+      try {
+        active = String(addon.occupancyMaxActiveBlocksPerMultiprocessor(fn, block, dyn));
+      } catch (e) {
+        error = e && typeof e === "object" && "code" in e ? String(e.code) : String(e);
+        errors++;
+      }
+      rows.push(
+        [
+          arch,
+          attrs.numRegs,
+          attrs.sharedSizeBytes,
+          block,
+          dyn,
+          active,
+          k.barriers,
+          maxDynamic,
+          attrs.maxThreadsPerBlock,
+          k.name,
+          error,
+        ].join(","),
+      );
+    }
+  }
+};
 for (const cubin of manifest.cubins) {
   const mod = addon.loadModule(resolve(dir, cubin.file));
   for (const k of cubin.kernels) {
@@ -50,34 +81,15 @@ for (const cubin of manifest.cubins) {
         `note: ${k.name} in ${cubin.file}: driver says ${attrs.numRegs} regs / ${attrs.sharedSizeBytes} B, ptxas said ${k.regs} / ${k.staticSmem}`,
       );
     }
-    // Opt in to all the dynamic shared memory the device allows, as the calculator assumes.
+    sweep(
+      fn,
+      attrs,
+      k,
+      attrs.maxDynamicSharedSizeBytes,
+      DYNAMIC_SMEM.filter((d) => d <= 60000),
+    );
     addon.setMaxDynamicSharedMemory(fn, optin - attrs.sharedSizeBytes);
-    for (const block of BLOCK_SIZES) {
-      for (const dyn of DYNAMIC_SMEM) {
-        let active = "";
-        let error = "";
-        try {
-          active = String(addon.occupancyMaxActiveBlocksPerMultiprocessor(fn, block, dyn));
-        } catch (e) {
-          error = e && typeof e === "object" && "code" in e ? String(e.code) : String(e);
-          errors++;
-        }
-        rows.push(
-          [
-            arch,
-            attrs.numRegs,
-            attrs.sharedSizeBytes,
-            block,
-            dyn,
-            active,
-            k.barriers,
-            attrs.maxThreadsPerBlock,
-            k.name,
-            error,
-          ].join(","),
-        );
-      }
-    }
+    sweep(fn, attrs, k, optin - attrs.sharedSizeBytes, DYNAMIC_SMEM);
   }
 }
 writeFileSync(out, rows.join("\n") + "\n");
