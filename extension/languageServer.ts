@@ -1,10 +1,23 @@
 // Owns the language client: starts the bundled server for cuda-cpp documents; restart = stop + start.
 import * as vscode from "vscode";
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
-import { targetsNotification, type TargetsParams } from "../server/protocol";
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
+import {
+  serverStatusNotification,
+  targetsNotification,
+  type ServerStatusParams,
+  type TargetsParams,
+} from "../server/protocol";
 import type { TargetsStatus } from "./statusBar";
 
 let client: LanguageClient | undefined;
+
+/** Files that decide target architectures or rule severities: the server re-resolves when one changes. */
+const BUILD_FILES = "**/{build.toml,CMakeLists.txt,setup.py,compile_commands.json,.cuda-kernel-dev.toml}";
 
 export function activate(ctx: vscode.ExtensionContext, status: TargetsStatus): void {
   const module = ctx.asAbsolutePath("dist/server.js");
@@ -12,13 +25,19 @@ export function activate(ctx: vscode.ExtensionContext, status: TargetsStatus): v
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--inspect=6019"] } },
   };
+  const watcher = vscode.workspace.createFileSystemWatcher(BUILD_FILES);
+  ctx.subscriptions.push(watcher);
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: "cuda-cpp" }],
-    synchronize: { configurationSection: "cudaKernelDev" },
+    // Settings are pulled per document by the server (workspace/configuration); only file events are pushed.
+    synchronize: { fileEvents: watcher },
     initializationOptions: { extensionPath: ctx.extensionPath },
   };
   client = new LanguageClient("cudaKernelDev", "CUDA Kernel Dev", serverOptions, clientOptions);
-  ctx.subscriptions.push(client.onNotification(targetsNotification, (p: TargetsParams) => status.show(p)));
+  ctx.subscriptions.push(
+    client.onNotification(targetsNotification, (p: TargetsParams) => status.show(p)),
+    client.onNotification(serverStatusNotification, (p: ServerStatusParams) => status.health(p)),
+  );
   // Not awaited: activation must stay fast; the client reports its own start failures.
   client.start().catch((err: unknown) => {
     void vscode.window.showErrorMessage(`CUDA Kernel Dev: the language server did not start: ${String(err)}`);
