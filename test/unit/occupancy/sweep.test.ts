@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { archLimits } from "../../../server/occupancy/archLimits";
-import { occupancy } from "../../../server/occupancy/occupancy";
+import { maxThreadsPerBlockForRegs, occupancy } from "../../../server/occupancy/occupancy";
 
 const dir = join(__dirname, "../../fixtures/occupancy");
 const sweeps = readdirSync(dir).filter((f) => /^sweep-.*\.csv$/.test(f));
@@ -70,8 +70,7 @@ for (const file of sweeps) {
     );
   });
 
-  void test(`${file}: the driver's maxThreadsPerBlock is the calculator's limit from registers`, async () => {
-    const { maxThreadsPerBlockForRegs } = await import("../../../server/occupancy/occupancy");
+  void test(`${file}: the driver's maxThreadsPerBlock is the calculator's limit from registers`, () => {
     const rows = parse<Record<string, string>>(readFileSync(join(dir, file), "utf8"), { columns: true });
     for (const row of rows)
       assert.equal(
