@@ -149,6 +149,8 @@ const handlers: Handlers = {
   },
   memory: (params) => {
     const device = checkDeviceParam(params);
+    // With --expose-gc (leak tests), collect first so RSS reflects live memory, not garbage.
+    (globalThis as { gc?: () => void }).gc?.();
     const cu = cuda();
     cu.useDevice(device);
     const info = cu.memGetInfo();
