@@ -221,7 +221,7 @@ export class Constants {
       if (b.kind === "macro") return evalMacroText(b.text, (n) => this.valueOfName(n), this.evaluating.size);
       if (b.kind === "expr") return this.value(b.node);
       const dims = this.dimsOfArgs(b.args);
-      return dims ? dims[0]! * dims[1]! * dims[2]! : undefined;
+      return dims ? dims[0] * dims[1] * dims[2] : undefined;
     } finally {
       this.evaluating.delete(name);
     }
@@ -265,7 +265,7 @@ export class Constants {
         const name = f?.type === "template_function" ? f.childForFieldName("name")?.text : f?.text;
         if (name === "dim3") {
           const dims = this.dimsOfArgs(args);
-          return dims ? dims[0]! * dims[1]! * dims[2]! : undefined;
+          return dims ? dims[0] * dims[1] * dims[2] : undefined;
         }
         if ((name === "static_cast" || name === "int" || name === "unsigned") && args.length === 1)
           return this.value(args[0]!);
