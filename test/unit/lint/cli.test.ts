@@ -1,0 +1,146 @@
+// `cuda-kernel-dev lint` end to end: a real process on a throwaway project.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+
+const REPO = join(__dirname, "..", "..", "..");
+const MAIN = join(REPO, "server", "cli", "main.ts");
+// The projects live in a temp folder, where the bare specifier "tsx" would not resolve.
+const TSX = pathToFileURL(join(REPO, "node_modules", "tsx", "dist", "loader.mjs")).href;
+
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "ckd-cli-"));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+function lint(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", TSX, MAIN, "lint", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, TORCH_CUDA_ARCH_LIST: "" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const BAD = `__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);
+  return v;
+}
+`;
+const CLEAN = `__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+`;
+
+test("folders are walked for .cu/.cuh; json has 1-based positions, paths relative to the cwd; errors exit 1", () => {
+  const root = project({
+    "csrc/reduce.cuh": BAD,
+    "csrc/ok.cu": CLEAN,
+    "csrc/notes.txt": BAD,
+    "node_modules/dep/x.cu": BAD,
+  });
+  const r = lint(root, "csrc", "--format", "json");
+  assert.equal(r.code, 1, r.stderr);
+  const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
+  const shuffle = findings.filter((f) => f.rule === "deprecated-shuffle");
+  assert.deepEqual(shuffle, [
+    {
+      file: "csrc/reduce.cuh",
+      line: 2,
+      column: 41,
+      endLine: 2,
+      endColumn: 51,
+      rule: "deprecated-shuffle",
+      severity: "error",
+      message: shuffle[0]!.message,
+    },
+  ]);
+  assert.ok(findings.every((f) => f.file === "csrc/reduce.cuh"));
+});
+
+test("clean code exits 0; the text format is compiler-style with a summary", () => {
+  const root = project({ "ok.cu": CLEAN });
+  const r = lint(root);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^1 file: 0 error\(s\)/m);
+  const bad = lint(project({ "k.cu": BAD }), "k.cu");
+  assert.match(bad.stdout, /^k\.cu:2:41: error: .* \[deprecated-shuffle\]$/m);
+});
+
+test(".cuda-kernel-dev.toml severities apply to the CLI too", () => {
+  const root = project({ "k.cu": BAD, ".cuda-kernel-dev.toml": '[rules]\ndeprecated-shuffle = "warning"\n' });
+  const r = lint(root, "--format", "json");
+  assert.equal(r.code, 0, r.stderr);
+  const f = (JSON.parse(r.stdout) as { rule: string; severity: string }[]).find(
+    (x) => x.rule === "deprecated-shuffle",
+  );
+  assert.equal(f?.severity, "warning");
+});
+
+test("--arch overrides build files (bf16 on sm_75 is an error only when sm_75 is targeted)", () => {
+  const src = `#include <cuda_bf16.h>\n__global__ void k(__nv_bfloat16* x) { x[threadIdx.x] = __float2bfloat16(1.0f); }\n`;
+  const root = project({ "k.cu": src, "build.toml": '[kernel.k]\ncuda-capabilities = ["8.0", "9.0"]\n' });
+  const rules = (args: string[]): string[] =>
+    (JSON.parse(lint(root, "--format", "json", ...args).stdout) as { rule: string }[]).map((f) => f.rule);
+  assert.ok(!rules([]).includes("bf16-unsupported-arch"));
+  assert.ok(rules(["--arch", "sm_75,sm_90"]).includes("bf16-unsupported-arch"));
+});
+
+test("SARIF 2.1.0: rules in the driver, results with regions relative to SRCROOT", () => {
+  const root = project({ "src/k.cu": BAD });
+  const r = lint(root, "--format", "sarif");
+  assert.equal(r.code, 1);
+  const sarif = JSON.parse(r.stdout) as {
+    version: string;
+    runs: {
+      tool: { driver: { name: string; rules: { id: string }[] } };
+      results: {
+        ruleId: string;
+        ruleIndex: number;
+        level: string;
+        locations: {
+          physicalLocation: {
+            artifactLocation: { uri: string; uriBaseId: string };
+            region: { startLine: number; startColumn: number };
+          };
+        }[];
+      }[];
+    }[];
+  };
+  assert.equal(sarif.version, "2.1.0");
+  const run = sarif.runs[0]!;
+  assert.equal(run.tool.driver.name, "cuda-kernel-dev");
+  const result = run.results.find((x) => x.ruleId === "deprecated-shuffle")!;
+  assert.equal(run.tool.driver.rules[result.ruleIndex]!.id, "deprecated-shuffle");
+  assert.equal(result.level, "error");
+  assert.deepEqual(result.locations[0]!.physicalLocation.artifactLocation, {
+    uri: "src/k.cu",
+    uriBaseId: "SRCROOT",
+  });
+  assert.deepEqual(result.locations[0]!.physicalLocation.region, {
+    startLine: 2,
+    startColumn: 41,
+    endLine: 2,
+    endColumn: 51,
+  });
+});
+
+test("bad input gives one clear line and exit 2", () => {
+  const root = project({});
+  const missing = lint(root, "nope");
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /cuda-kernel-dev: no such file or folder: nope/);
+  const arch = lint(root, "--arch", "sm_75,volta");
+  assert.equal(arch.code, 2);
+  assert.match(arch.stderr, /--arch: unknown architecture "volta"/);
+  assert.equal(lint(root, "--format", "xml").code, 1, "commander rejects the choice");
+});
