@@ -101,7 +101,7 @@ function splitTables(text: string): { tables: Table[]; notes: string[] } {
 function rowsOf(t: Table): { header: string[]; rows: string[][] } {
   let records: string[][];
   try {
-    records = parse<string[]>(t.lines.join("\n"), { relax_column_count: true, trim: true });
+    records = parse(t.lines.join("\n"), { relax_column_count: true, trim: true });
   } catch (e) {
     throw new NsysCsvError(
       `nsys CSV table at line ${t.firstLine} is damaged: ${e instanceof Error ? e.message : String(e)}`,

@@ -2,15 +2,10 @@ import { describe, it, before } from "node:test";
 import assert from "node:assert/strict";
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
-import {
-  parseNcuCsv,
-  metricKey,
-  NcuCsvError,
-  type NcuDetailsLaunch,
-} from "../../../server/profile/ncuCsv";
+import { parseNcuCsv, metricKey, NcuCsvError, type NcuDetailsLaunch } from "../../../server/profile/ncuCsv";
 import { summarize, type KernelSummary } from "../../../server/profile/ncuSummary";
 import { unitFactor } from "../../../server/profile/units";
-import { readPrintSummary } from "./printSummary";
+import { compareWithPrintSummary, readPrintSummary } from "./printSummary";
 
 const FIX = join(__dirname, "../../fixtures/profile");
 const fx = (name: string): { path: string } => ({ path: join(FIX, name) });
@@ -89,38 +84,8 @@ describe("ncu details export (H200, --set full, 110 launches)", () => {
   it("agrees with ncu --print-summary for the same report (min, max and average of every metric)", () => {
     const ref = readPrintSummary(join(FIX, "h200-rmsnorm-full.print-summary.txt"));
     assert.equal(ref.length, 2);
-    let compared = 0;
-    for (const k of ref) {
-      const mine = launches.filter((l) => l.kernel === k.kernel);
-      assert.equal(mine.length, k.invocations, k.kernel);
-      for (const [section, rows] of k.sections) {
-        for (const [name, row] of rows) {
-          const values = mine.map((l) => l.metrics.get(metricKey(section, name))?.value);
-          if (values.some((v) => typeof v !== "number")) continue; // text metrics are not in the summary
-          const nums = values as number[];
-          const f = unitFactor(row.unit);
-          assert.ok(f, `unit ${row.unit}`);
-          assert.equal(
-            mine[0]!.metrics.get(metricKey(section, name))!.unit,
-            f.base,
-            `${section} / ${name} unit`,
-          );
-          // Both sides print two decimals of their own unit; allow that rounding, and a relative
-          // 0.5% where a launch printed the value in a smaller unit (Gbyte/s vs Tbyte/s).
-          const close = (a: number, b: number, what: string): void => {
-            const tol = Math.max(0.0101 * f.factor, Math.abs(b) * 0.005);
-            assert.ok(
-              Math.abs(a - b) <= tol,
-              `${k.kernel.slice(0, 14)} ${section} / ${name} ${what}: ${a} vs ${b}`,
-            );
-          };
-          close(Math.min(...nums), row.min * f.factor, "min");
-          close(Math.max(...nums), row.max * f.factor, "max");
-          close(nums.reduce((s, v) => s + v, 0) / nums.length, row.avg * f.factor, "avg");
-          compared++;
-        }
-      }
-    }
+    const { compared, mismatches } = compareWithPrintSummary(launches, ref, metricKey, unitFactor);
+    assert.deepEqual(mismatches, []);
     assert.ok(compared > 150, `compared ${compared} metrics`);
   });
 

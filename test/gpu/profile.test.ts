@@ -1,0 +1,88 @@
+// End to end on a GPU machine with Nsight Compute: `cuda-kernel-dev profile` compiles rms.cu with
+// -lineinfo, profiles one rmsnorm_vec launch with ncu, exports the pages and prints the summary; the
+// summary and the exported details must agree with `ncu --import R --print-summary per-kernel`, and
+// the source page must put the samples on rms.cu's lines. Run from the bundle (test/gpu/run.sh).
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { parseNcuCsv, metricKey, type NcuDetailsLaunch } from "../../server/profile/ncuCsv";
+import { parseNcuSource } from "../../server/profile/ncuSource";
+import type { KernelSummary } from "../../server/profile/ncuSummary";
+import { unitFactor } from "../../server/profile/units";
+import { compareWithPrintSummary, readPrintSummary } from "../unit/profile/printSummary";
+import { repoRoot } from "./paths";
+
+const ncu = process.env["NCU"] ?? "ncu";
+const nvcc = existsSync("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+
+describe("cuda-kernel-dev profile (real ncu)", () => {
+  it("profiles rmsnorm_vec end to end and agrees with ncu --print-summary", async () => {
+    const out = process.env["PROFILE_OUT"] ?? mkdtempSync(join(tmpdir(), "ckd-profile-"));
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot, "dist", "cli.js"),
+        "profile",
+        join(repoRoot, "test/fixtures/profile/rms.cu"),
+        "--kernel",
+        "rmsnorm_vec",
+        "--set",
+        "full",
+        "--skip",
+        "3",
+        "--count",
+        "1",
+        "--out",
+        out,
+        "--ncu",
+        ncu,
+        "--nvcc",
+        nvcc,
+        "--json",
+      ],
+      { encoding: "utf8", timeout: 300_000 },
+    );
+    writeFileSync(join(out, "cli.stdout.json"), r.stdout);
+    writeFileSync(join(out, "cli.stderr.txt"), r.stderr);
+    assert.equal(r.status, 0, r.stderr);
+    const { kernels } = JSON.parse(r.stdout) as { kernels: KernelSummary[] };
+    assert.equal(kernels.length, 1);
+    const k = kernels[0]!;
+    assert.match(k.kernel, /^rmsnorm_vec\(/);
+    assert.deepEqual(k.blockSize, [256, 1, 1]);
+    assert.deepEqual(k.gridSize, [8192, 1, 1]);
+    assert.ok(k.durationNs !== null && k.durationNs > 1_000, `duration ${k.durationNs}`);
+
+    const rep = /^report: (.+)$/m.exec(r.stderr)?.[1];
+    assert.ok(rep && existsSync(rep), `report path in: ${r.stderr}`);
+    const summaryText = execFileSync(ncu, ["--import", rep, "--print-summary", "per-kernel"], {
+      encoding: "utf8",
+    });
+    const summaryPath = rep.replace(/\.ncu-rep$/, ".print-summary.txt");
+    writeFileSync(summaryPath, summaryText);
+    const ref = readPrintSummary(summaryPath);
+    assert.equal(ref.length, 1);
+    const sol = ref[0]!.sections.get("GPU Speed Of Light Throughput")!;
+    const us = sol.get("Duration")!;
+    assert.ok(
+      Math.abs(k.durationNs - us.avg * unitFactor(us.unit)!.factor) <= 0.0101 * unitFactor(us.unit)!.factor,
+      `${k.durationNs} vs ${us.avg} ${us.unit}`,
+    );
+    assert.ok(Math.abs(k.memoryThroughputPct! - sol.get("Memory Throughput")!.avg) <= 0.0101);
+    assert.ok(Math.abs(k.computeThroughputPct! - sol.get("Compute (SM) Throughput")!.avg) <= 0.0101);
+
+    const details = (await parseNcuCsv({ path: rep.replace(/\.ncu-rep$/, ".details.csv") }))
+      .launches as NcuDetailsLaunch[];
+    const cmp = compareWithPrintSummary(details, ref, metricKey, unitFactor);
+    assert.deepEqual(cmp.mismatches, []);
+    assert.ok(cmp.compared > 50, `compared ${cmp.compared}`);
+
+    const src = await parseNcuSource({ path: rep.replace(/\.ncu-rep$/, ".source.csv") });
+    const file = src.files.find((f) => f.path.endsWith("rms.cu"));
+    assert.ok(file, `files: ${src.files.map((f) => f.path).join(", ")}`);
+    assert.ok(file.totalSamples > 0);
+  });
+});
