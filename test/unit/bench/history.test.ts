@@ -1,0 +1,107 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { appendHistory, historyOf, historyPath, readHistory } from "../../../server/bench/history";
+import type { HistoryEntry } from "../../../server/bench/results";
+
+const entry = (kernel: string, medianNs: number): HistoryEntry => ({
+  schema: 1,
+  time: "2026-11-22T04:00:00.000Z",
+  file: "rmsnorm.cu",
+  kernel,
+  instance: kernel,
+  gitCommit: "0123abc",
+  gpu: "NVIDIA H200",
+  computeCapability: "9.0",
+  driverVersion: 13000,
+  smClockKHz: 1980000,
+  memClockKHz: 3201000,
+  points: [{ label: "rows=1024", medianNs, pass: true }],
+});
+
+function run(args: string[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "historyWriter.ts"), ...args], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", reject);
+    child.on("exit", resolve);
+  });
+}
+
+test("appends and reads back, per kernel, oldest first", async () => {
+  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  assert.deepEqual((await readHistory(ws)).entries, []);
+  await appendHistory(ws, entry("a", 10));
+  await appendHistory(ws, entry("b", 20));
+  await appendHistory(ws, entry("a", 30));
+  const { entries } = await readHistory(ws);
+  assert.deepEqual(
+    historyOf(entries, "rmsnorm.cu", "a").map((e) => e.points[0]!.medianNs),
+    [10, 30],
+  );
+  assert.equal(historyPath(ws), join(ws, ".cuda-kernel-dev", "bench-history.jsonl"));
+});
+
+test("concurrent runs from several processes never corrupt the file", async () => {
+  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const writers = 6;
+  const each = 25;
+  const codes = await Promise.all(
+    Array.from({ length: writers }, (_, i) => run([ws, String(each), String(i)])),
+  );
+  assert.deepEqual(codes, Array(writers).fill(0));
+  const text = readFileSync(historyPath(ws), "utf8");
+  const lines = text.split("\n").filter(Boolean);
+  assert.equal(lines.length, writers * each);
+  for (const l of lines) JSON.parse(l); // every line whole
+  const { entries, setAside } = await readHistory(ws);
+  assert.equal(setAside, undefined);
+  for (let i = 0; i < writers; i++) {
+    const mine = entries.filter((e) => e.kernel === `writer${i}`);
+    assert.equal(mine.length, each);
+    // One process's runs stay in the order it wrote them.
+    assert.deepEqual(
+      mine.map((e) => e.points[0]!.label),
+      Array.from({ length: each }, (_, r) => `n=0 writer=${i} run=${r}`),
+    );
+  }
+});
+
+test("a corrupt file is kept aside, its good lines carried over, and a fresh one started", async () => {
+  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  mkdirSync(join(ws, ".cuda-kernel-dev"));
+  const good = JSON.stringify(entry("a", 10));
+  const damaged = `${good}\n<<<<<<< HEAD\n{"schema":1,"time":\n${JSON.stringify(entry("a", 20))}\n`;
+  writeFileSync(historyPath(ws), damaged);
+  const r = await readHistory(ws);
+  assert.deepEqual(
+    r.entries.map((e) => e.points[0]!.medianNs),
+    [10, 20],
+  );
+  assert.ok(r.setAside, "set aside");
+  assert.equal(readFileSync(r.setAside, "utf8"), damaged, "the damaged file is kept byte for byte");
+  assert.match(r.setAside, /bench-history\.corrupt-.*\.jsonl$/);
+  const fresh = readFileSync(historyPath(ws), "utf8").split("\n").filter(Boolean);
+  assert.equal(fresh.length, 2);
+  assert.deepEqual((await readHistory(ws)).setAside, undefined, "the fresh file is clean");
+});
+
+test("a torn last line (a writer died mid-write) is repaired before the next append", async () => {
+  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  mkdirSync(join(ws, ".cuda-kernel-dev"));
+  const good = JSON.stringify(entry("a", 10));
+  writeFileSync(historyPath(ws), `${good}\n${good.slice(0, 40)}`);
+  const res = await appendHistory(ws, entry("a", 30));
+  assert.ok(res.setAside);
+  const { entries, setAside } = await readHistory(ws);
+  assert.equal(setAside, undefined);
+  assert.deepEqual(
+    entries.map((e) => e.points[0]!.medianNs),
+    [10, 30],
+  );
+  assert.equal(readdirSync(join(ws, ".cuda-kernel-dev")).filter((f) => f.includes("corrupt")).length, 1);
+});

@@ -1,0 +1,224 @@
+// The benchmark flow against a fake runner at the protocol boundary (the real nvcc compiles): the
+// requests it sends per size, what it derives from the answers, how it stops, and its errors.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type {
+  BenchmarkRequest,
+  BenchmarkResult,
+  DeviceAttributes,
+  RunnerMethod,
+  RunnerRequests,
+} from "../../../native/runner/protocol";
+import { BenchError, type BenchRunner, runBenchmark } from "../../../server/bench/runBench";
+import { isBenchRunResults } from "../../../server/bench/results";
+
+const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
+const h200 = JSON.parse(
+  readFileSync(join(__dirname, "../../fixtures/bench/device-h200.json"), "utf8"),
+) as DeviceAttributes;
+const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
+
+class FakeRunner implements BenchRunner {
+  readonly benchmarks: BenchmarkRequest[] = [];
+  constructor(
+    private readonly answer: (req: BenchmarkRequest, i: number) => BenchmarkResult | Error,
+    private readonly devices: DeviceAttributes[] = [h200],
+    private readonly noDriver = false,
+  ) {}
+  request<M extends RunnerMethod>(
+    method: M,
+    params: RunnerRequests[M]["params"],
+  ): Promise<RunnerRequests[M]["result"]> {
+    const reply = (x: unknown) => Promise.resolve(x as RunnerRequests[M]["result"]);
+    if (method === "hello")
+      return reply(
+        this.noDriver
+          ? {
+              pid: 1,
+              driverVersion: null,
+              error: { code: "NO_DRIVER", message: "libcuda.so.1 could not be loaded" },
+            }
+          : { pid: 1, driverVersion: 13000 },
+      );
+    if (method === "devices") return reply(this.devices);
+    if (method === "benchmark") {
+      const req = params as BenchmarkRequest;
+      this.benchmarks.push(req);
+      const a = this.answer(req, this.benchmarks.length - 1);
+      return a instanceof Error ? Promise.reject(a) : reply(a);
+    }
+    return Promise.reject(new Error(`unexpected ${method}`));
+  }
+}
+
+const stats = (medianNs: number) => ({
+  samples: 12,
+  medianNs,
+  minNs: medianNs * 0.99,
+  maxNs: medianNs * 1.02,
+  meanNs: medianNs,
+  stdevNs: medianNs * 0.003,
+  rsdPct: 0.3,
+  stoppedBy: "rsd" as const,
+});
+const ok = (kernelNs: number, baselineNs: number): BenchmarkResult => ({
+  device: "NVIDIA H200",
+  kernel: stats(kernelNs),
+  baseline: stats(baselineNs),
+  checks: [
+    {
+      arg: "out",
+      maxAbsError: 0,
+      maxRelError: 0,
+      cosine: 1,
+      mismatched: 0,
+      unwritten: 0,
+      nonFinite: 0,
+      pass: true,
+    },
+  ],
+});
+
+test("one request per size, with the kernel's and the baseline's symbols; figures derived", async () => {
+  const runner = new FakeRunner((req) => ok(req.kernel.grid[0] * 1.0, req.kernel.grid[0] * 1.5));
+  const r = await runBenchmark({
+    file: fixture,
+    kernel: "scale_f32",
+    runner,
+    cacheDir,
+    workspace: join(__dirname, "../../.."),
+  });
+  assert.ok(isBenchRunResults(r));
+  assert.equal(r.file, "test/fixtures/bench/scale.cu");
+  assert.equal(runner.benchmarks.length, 2);
+  const [a, b] = runner.benchmarks;
+  assert.equal(a!.kernel.symbol, "_Z9scale_f32PfPKffi");
+  assert.equal(a!.baseline?.symbol, "_Z11scale_naivePfPKffi");
+  assert.deepEqual(a!.kernel.grid, [4096, 1, 1]);
+  assert.deepEqual(b!.kernel.grid, [65536, 1, 1]);
+  assert.deepEqual(
+    a!.kernel.args.map((x) => x.name),
+    ["out", "in", "alpha", "count"],
+  );
+  assert.deepEqual(a!.kernel.args[3], { kind: "scalar", name: "count", dtype: "i32", value: 1 << 20 });
+  assert.equal(a!.bytes, 8 * (1 << 20));
+  assert.equal(a!.timing.targetRsdPct, 0.5);
+  assert.equal(a!.timing.minSamples, 10);
+  assert.equal(r.compile.arch, "sm_90");
+  const p = r.points[0]!;
+  assert.equal(p.gbPerSec, (8 * (1 << 20)) / 4096, "bytes / ns = GB/s");
+  assert.equal(p.pctPeakBandwidth, ((8 * (1 << 20)) / 4096 / h200.peakDramBandwidthGBs) * 100);
+  assert.equal(p.tflops, (1 << 20) / 4096 / 1e3);
+  assert.equal(p.speedup, 1.5);
+  assert.equal(r.ok, true);
+  assert.equal(r.env.device.name, "NVIDIA H200");
+  assert.match(r.env.nvccVersion, /^release \d+\.\d+/);
+});
+
+test("a sticky fault stops the sweep: later sizes are skipped, the run is not ok", async () => {
+  const fault = Object.assign(new Error("an illegal memory access was encountered"), {
+    code: "CUDA_ERROR_ILLEGAL_ADDRESS",
+    call: "cuCtxSynchronize",
+    kernel: "scale_f32",
+    sticky: true,
+  });
+  const runner = new FakeRunner((_, i) => (i === 0 ? fault : ok(1000, 1000)));
+  const r = await runBenchmark({ file: fixture, kernel: "scale_f32", runner, cacheDir });
+  assert.equal(runner.benchmarks.length, 1);
+  assert.deepEqual(r.points[0]!.error, {
+    code: "CUDA_ERROR_ILLEGAL_ADDRESS",
+    message: "an illegal memory access was encountered",
+    call: "cuCtxSynchronize",
+    kernel: "scale_f32",
+    sticky: true,
+  });
+  assert.equal(r.points[1]!.skipped, true);
+  assert.equal(r.ok, false);
+});
+
+test("a failed output check makes the run not ok", async () => {
+  const runner = new FakeRunner(() => ({
+    ...ok(1000, 900),
+    checks: [
+      {
+        arg: "out",
+        maxAbsError: 3,
+        maxRelError: 1,
+        cosine: 0.2,
+        mismatched: 100,
+        unwritten: 0,
+        nonFinite: 0,
+        pass: false,
+      },
+    ],
+  }));
+  const r = await runBenchmark({ file: fixture, kernel: "scale_f32", runner, cacheDir });
+  assert.equal(r.ok, false);
+  assert.ok(r.points[0]!.speedup! < 1);
+});
+
+test("no driver, no GPU, no nvcc: one message naming what is missing", async () => {
+  await assert.rejects(
+    runBenchmark({
+      file: fixture,
+      kernel: "scale_f32",
+      runner: new FakeRunner(() => ok(1, 1), [], true),
+      cacheDir,
+      nvccPath: "/nonexistent/nvcc",
+    }),
+    (e: unknown) => {
+      assert.ok(e instanceof BenchError);
+      assert.equal(e.code, "MISSING");
+      assert.match(
+        e.message,
+        /^cannot benchmark here: no NVIDIA driver \(libcuda.so.1 could not be loaded\); nvcc not found at "\/nonexistent\/nvcc"/,
+      );
+      assert.ok(!e.message.includes("\n"));
+      return true;
+    },
+  );
+  await assert.rejects(
+    runBenchmark({
+      file: fixture,
+      kernel: "scale_f32",
+      runner: new FakeRunner(() => ok(1, 1), []),
+      cacheDir,
+    }),
+    /cannot benchmark here: no CUDA GPU \(the driver found none\)$/,
+  );
+});
+
+test("spec problems are reported before anything runs, with file:line:col", async () => {
+  const runner = new FakeRunner(() => ok(1, 1));
+  await assert.rejects(
+    runBenchmark({ file: fixture, kernel: "fill_ones", runner, cacheDir }),
+    (e: BenchError) => e.code === "NO_SPEC",
+  );
+  await assert.rejects(
+    runBenchmark({ file: fixture, kernel: "nope", runner, cacheDir }),
+    /no __global__ kernel 'nope' in .*scale.cu \(kernels: scale_f32, scale_naive, copy_vec, square_inplace, fill_ones\)/,
+  );
+  assert.equal(runner.benchmarks.length, 0);
+});
+
+test("cancelling stops the run", async () => {
+  const controller = new AbortController();
+  const runner = new FakeRunner(() => {
+    controller.abort();
+    return Object.assign(new Error("cancelled"), { code: "CANCELLED" });
+  });
+  await assert.rejects(
+    runBenchmark({
+      file: fixture,
+      kernel: "kernels::square_inplace",
+      runner,
+      cacheDir,
+      signal: controller.signal,
+    }),
+    (e: BenchError) => e.code === "CANCELLED",
+  );
+  assert.equal(runner.benchmarks.length, 1);
+});
