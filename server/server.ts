@@ -18,6 +18,7 @@ import {
   type TextDocumentContentChangeEvent,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { benchSpecFindings } from "./bench/specDiagnostics";
 import { hoverAt } from "./hover/hover";
 import { formatArch } from "./lint/arch";
 import { configFor, type WorkspaceConfig } from "./lint/config";
@@ -47,7 +48,7 @@ export interface ProvidedDocument {
 }
 /** Extra diagnostics beside the rules (e.g. benchmark-spec checks): plug new providers in here. */
 export type DiagnosticProvider = (doc: ProvidedDocument) => Finding[];
-const diagnosticProviders: DiagnosticProvider[] = [];
+const diagnosticProviders: DiagnosticProvider[] = [(doc) => benchSpecFindings(doc.text)];
 
 /** Lint this long after the last keystroke; initializationOptions.lintDebounceMs overrides (benchmarks use 0). */
 const DEFAULT_DEBOUNCE_MS = 120;
