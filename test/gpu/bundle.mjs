@@ -15,6 +15,7 @@ const entries = [
 await esbuild.build({
   entryPoints: entries,
   outdir: "dist/gpu-tests",
+  entryNames: "[name]", // flat: dist/gpu-tests/runner.test.js, dist/gpu-tests/gpu.js
   bundle: true,
   platform: "node",
   target: "node20",
