@@ -102,6 +102,19 @@ function failure(r: ToolResult, what: string): NcuError {
   return new NcuError(`${what} failed (${why}): ${ncuFailureMessage(r.output)}`, "FAILED");
 }
 
+/** "ncu profiled no kernels matching X; the program launched: a, b" from ncu's own list. */
+export function noKernelsMessage(output: string, kernel?: string): string {
+  const which = kernel ? ` matching "${kernel}"` : "";
+  const list = /^Available Kernels:\s*\n((?:\s*\d+\.\s*.+\n?)+)/m.exec(output)?.[1];
+  const names = list
+    ?.split("\n")
+    .map((l) => l.replace(/^\s*\d+\.\s*/, "").trim())
+    .filter(Boolean);
+  if (names && names.length > 0)
+    return `ncu profiled no kernels${which}; the program launched: ${names.join(", ")}`;
+  return `ncu profiled no kernels${which}: ${ncuFailureMessage(output)}`;
+}
+
 /** Profiles a command; resolves with the report path (ncu appends .ncu-rep). */
 export async function profile(o: ProfileOptions): Promise<string> {
   await mkdir(dirname(o.report), { recursive: true });
@@ -113,8 +126,7 @@ export async function profile(o: ProfileOptions): Promise<string> {
   });
   if (r.exitCode !== 0) throw failure(r, "ncu");
   if (/==WARNING== No kernels were profiled/.test(r.output) || !/==PROF== Report:/.test(r.output)) {
-    const which = o.kernel ? ` matching "${o.kernel}"` : "";
-    throw new NcuError(`ncu profiled no kernels${which}: ${ncuFailureMessage(r.output)}`, "NO_KERNELS");
+    throw new NcuError(noKernelsMessage(r.output, o.kernel), "NO_KERNELS");
   }
   const report = /==PROF== Report: (.+?)\s*$/m.exec(r.output)?.[1];
   return report ?? (o.report.endsWith(".ncu-rep") ? o.report : `${o.report}.ncu-rep`);

@@ -93,25 +93,29 @@ async function run(o: NsysOptions, args: string[], what: string): Promise<ToolRe
   }
 }
 
-/** Decides whether `nsys profile` produced a report; throws NsysError with nsys's words if not. */
+/**
+ * Decides whether `nsys profile` produced a report; throws NsysError with nsys's words if not. Seen
+ * on our H100 machine: exit code 0, "Generated: .../R.qdstrm" and no .nsys-rep (the importer that
+ * turns the raw stream into a report failed).
+ */
 export function checkProfileResult(
   r: Pick<ToolResult, "exitCode" | "output">,
   rep: string,
   reportExists: boolean,
 ): void {
-  if (r.exitCode !== 0 || !reportExists || /Importer error status/i.test(r.output)) {
-    const why =
-      r.exitCode !== 0
-        ? `exit code ${r.exitCode}`
-        : reportExists
-          ? "importer error"
-          : `no report written (${rep})`;
-    throw new NsysError(
-      `nsys profile failed (${why}): ${nsysFailureMessage(r.output)}`,
-      reportExists ? "FAILED" : "NO_REPORT",
-      r.output,
-    );
-  }
+  if (r.exitCode === 0 && reportExists && !/Importer error status/i.test(r.output)) return;
+  const qdstrm = /^\s*(\S+\.qdstrm)\s*$/m.exec(r.output.split(/Generated:/)[1] ?? "")?.[1];
+  let why: string;
+  if (r.exitCode !== 0) why = `exit code ${r.exitCode}`;
+  else if (!reportExists && qdstrm)
+    why = `it collected ${qdstrm} but did not turn it into ${rep} (its importer failed)`;
+  else if (!reportExists) why = `no report written (${rep})`;
+  else why = "importer error";
+  throw new NsysError(
+    `nsys profile failed: ${why}. nsys said: ${nsysFailureMessage(r.output)}`,
+    reportExists ? "FAILED" : "NO_REPORT",
+    r.output,
+  );
 }
 
 export async function nsysProfileAndStats(o: NsysOptions): Promise<{ report: string; stats: NsysStats }> {

@@ -45,6 +45,7 @@ profile rms-vec-full-base full base
 log "nsys profile"
 t0=$SECONDS
 (cd "$W" && timeout 120 "$NSYS" profile --trace cuda,nvtx --force-overwrite true --stats false -o nsys-rms ./rms >nsys-profile.log 2>&1
-  echo "exit code: $?" >>nsys-profile.log; ls -la nsys-rms* >>nsys-profile.log 2>&1)
+  echo "exit code: $?" >>nsys-profile.log; ls -la nsys-rms* >>nsys-profile.log 2>&1
+  rm -f nsys-rms.qdstrm) # 32 MB: too big to bring back
 log "nsys: $((SECONDS - t0)) s"
 exit 0

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseNsysStats, NsysCsvError } from "../../../server/profile/nsysCsv";
 import { checkProfileResult, nsysProfileAndStats, NsysError } from "../../../server/profile/nsysCli";
@@ -61,9 +62,27 @@ describe("nsys stats CSV", () => {
 });
 
 describe("nsys profile failures", () => {
+  it("the real H100 outcome (exit 0, only a .qdstrm): names the stream and says the import failed", () => {
+    const output = read("nsys-profile-h100.log");
+    assert.throws(
+      () => checkProfileResult({ exitCode: 0, output }, "/root/out/w/nsys-rms.nsys-rep", false),
+      (e: unknown) =>
+        e instanceof NsysError &&
+        e.code === "NO_REPORT" &&
+        /collected \/root\/out\/w\/nsys-rms\.qdstrm but did not turn it into .*nsys-rms\.nsys-rep/.test(
+          e.message,
+        ) &&
+        /nsys said: .*Generated/.test(e.message),
+    );
+  });
+
   it("nsys missing: says so", async () => {
     await assert.rejects(
-      nsysProfileAndStats({ nsysPath: "/nonexistent/nsys", command: ["true"], report: join(FIX, "never") }),
+      nsysProfileAndStats({
+        nsysPath: "/nonexistent/nsys",
+        command: ["true"],
+        report: join(tmpdir(), "ckd-nsys-never"),
+      }),
       (e: unknown) => e instanceof NsysError && e.code === "NOT_FOUND",
     );
   });
