@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import type {
   BenchmarkRequest,
@@ -16,7 +16,8 @@ import type {
   RunnerMethod,
   RunnerRequests,
 } from "../../native/runner/protocol";
-import { findCompileCommands, flagsFromCompileCommands, resolveNvcc } from "../compiler/nvcc";
+import { projectFlags } from "../compiler/compileFile";
+import { resolveNvcc } from "../compiler/nvcc";
 import { parseSpec } from "./benchSpec";
 import { CompileError, compileCubin, nvccVersion } from "./compile";
 import { cppName, generateHarness, type KernelInstance, resolveInstance } from "./harness";
@@ -63,9 +64,9 @@ export interface BenchJob {
   device?: number;
   /** cudaKernelDev.nvcc.path */
   nvccPath?: string;
-  /** cudaKernelDev.nvcc.flags / includePaths; when both are empty, compile_commands.json is used. */
-  flags?: string[];
+  /** cudaKernelDev.nvcc.includePaths / extraArgs, added to the file's compile_commands.json flags. */
   includePaths?: string[];
+  extraArgs?: string[];
   workspace?: string;
   /** Overrides the device's architecture (e.g. "sm_90a"). */
   arch?: string;
@@ -218,15 +219,19 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
 
   job.onProgress?.({ stage: "compiling" });
   const arch = job.arch ?? `sm_${device.computeCapability.replace(".", "")}`;
-  const { flags, cwd, from } = projectFlags(file, job);
+  const project = projectFlags(
+    file,
+    { includePaths: job.includePaths ?? [], extraArgs: job.extraArgs ?? [] },
+    job.workspace,
+  );
   let compiled;
   try {
     compiled = await compileCubin({
       harness: generateHarness(file, baseInst ? [inst, baseInst] : [inst]),
       nvcc: env.nvcc,
       arch,
-      flags,
-      cwd,
+      flags: project.args,
+      cwd: project.cwd,
       cacheDir: job.cacheDir,
       ...(job.signal ? { signal: job.signal } : {}),
     });
@@ -350,28 +355,11 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
             spillBytes: res.spillStoreBytes + res.spillLoadBytes,
           }
         : {}),
-      flagsFrom: from,
+      flagsFrom: project.from,
     },
     timing,
     points: results,
     ok: results.every(pointPassed),
     totalMs: performance.now() - started,
   };
-}
-
-/** Settings win; else the file's compile_commands.json entry; else no extra flags. */
-export function projectFlags(
-  file: string,
-  job: Pick<BenchJob, "flags" | "includePaths" | "workspace">,
-): { flags: string[]; cwd: string; from: string } {
-  const base = job.workspace ?? dirname(file);
-  const includes = (job.includePaths ?? []).map((p) => `-I${isAbsolute(p) ? p : resolve(base, p)}`);
-  if (includes.length > 0 || (job.flags ?? []).length > 0)
-    return { flags: [...includes, ...(job.flags ?? [])], cwd: base, from: "settings" };
-  for (const dir of [dirname(file), ...(job.workspace ? [job.workspace] : [])]) {
-    const cc = findCompileCommands(dir);
-    const entry = cc ? flagsFromCompileCommands(cc, file) : undefined;
-    if (cc && entry) return { flags: entry.args, cwd: entry.cwd, from: cc };
-  }
-  return { flags: [], cwd: dirname(file), from: "none" };
 }
