@@ -3,10 +3,6 @@ import * as vscode from "vscode";
 import * as benchmark from "./benchmark";
 import * as benchPanel from "./benchPanel";
 import * as languageServer from "./languageServer";
-import * as nvccDiagnostics from "./nvccDiagnostics";
-import * as occupancyPanel from "./occupancyPanel";
-import * as ptxView from "./ptxView";
-import * as resources from "./resources";
 import * as specAction from "./specAction";
 import * as statusBar from "./statusBar";
 
@@ -17,10 +13,6 @@ export function activate(ctx: vscode.ExtensionContext): void {
   benchPanel.activate(ctx, log(ctx));
   benchmark.activate(ctx, log(ctx));
   specAction.activate(ctx);
-  const compiles = nvccDiagnostics.activate(ctx, log(ctx));
-  resources.activate(ctx, compiles);
-  occupancyPanel.activate(ctx, compiles, log(ctx));
-  ptxView.activate(ctx, log(ctx));
   const ms = performance.now() - started;
   log(ctx).info(`activated in ${ms.toFixed(1)} ms`);
 }

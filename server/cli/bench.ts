@@ -80,7 +80,7 @@ export function benchCommand(): Command {
           device,
           ...(opts.nvcc ? { nvccPath: opts.nvcc } : {}),
           ...(opts.arch ? { arch: opts.arch } : {}),
-          flags: opts.flag,
+          extraArgs: opts.flag,
           includePaths: opts.include,
           workspace,
           cacheDir: opts.cacheDir ? resolve(opts.cacheDir) : defaultCacheDir(),
