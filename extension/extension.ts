@@ -3,6 +3,10 @@ import * as vscode from "vscode";
 import * as benchmark from "./benchmark";
 import * as benchPanel from "./benchPanel";
 import * as languageServer from "./languageServer";
+import * as nvccDiagnostics from "./nvccDiagnostics";
+import * as occupancyPanel from "./occupancyPanel";
+import * as ptxView from "./ptxView";
+import * as resources from "./resources";
 import * as specAction from "./specAction";
 import * as statusBar from "./statusBar";
 
@@ -10,6 +14,10 @@ export function activate(ctx: vscode.ExtensionContext): void {
   const started = performance.now();
   const status = statusBar.activate(ctx);
   languageServer.activate(ctx, status);
+  const compiles = nvccDiagnostics.activate(ctx, log(ctx));
+  resources.activate(ctx, compiles);
+  occupancyPanel.activate(ctx, compiles, log(ctx));
+  ptxView.activate(ctx, log(ctx));
   benchPanel.activate(ctx, log(ctx));
   benchmark.activate(ctx, log(ctx));
   specAction.activate(ctx);

@@ -62,7 +62,8 @@ export interface ArchCompile {
   kernels: KernelResources[];
 }
 
-const readDisk = (f: string): string | undefined => {
+/** A file's text, or undefined when it cannot be read. */
+export const readTextFile = (f: string): string | undefined => {
   try {
     return readFileSync(f, "utf8");
   } catch {
@@ -89,7 +90,7 @@ export async function compileForArchs(req: CompileRequest): Promise<ArchCompile[
         : placeDiagnostics(parseNvccOutput(run.output), {
             cwd: req.flags.cwd,
             mainFile: file,
-            readText: req.readText ?? readDisk,
+            readText: req.readText ?? readTextFile,
             arch,
           });
       results[i] = { arch, run, diagnostics, kernels: run.cancelled ? [] : parsePtxasResources(run.output) };

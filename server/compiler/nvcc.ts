@@ -278,3 +278,17 @@ export function runNvcc(nvcc: string, args: string[], opts: RunOptions): Promise
     });
   });
 }
+
+/** A toolkit tool (nvdisasm, cuobjdump) next to nvcc or on PATH; undefined when not installed. */
+export async function findToolNextTo(
+  nvcc: string,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  const dirs = [dirname(nvcc), ...(env.PATH ?? "").split(delimiter).filter(Boolean)];
+  for (const dir of dirs) {
+    const p = join(dir, name);
+    if (await isExecutable(p)) return p;
+  }
+  return undefined;
+}

@@ -1,0 +1,75 @@
+// Above each kernel, what ptxas reported for it on each target architecture:
+//   sm_90: 40 regs · 0 B spill · 128 B smem   (a warning sign when it spills)
+// from the last on-save compile; clicking opens the occupancy panel for that kernel. Before the first
+// compile a single lens offers to compile.
+import * as vscode from "vscode";
+import { findKernelLine } from "../server/compiler/nvccPlacement";
+import { formatResources, type KernelResources } from "../server/compiler/ptxasResources";
+import type { CompileService } from "./nvccDiagnostics";
+
+/** What the occupancy panel command receives from a lens. */
+export interface OccupancyTarget {
+  uri: string;
+  symbol: string;
+}
+
+const GLOBAL_KERNEL = /__global__[^;{}]*?\b([A-Za-z_]\w*)\s*\(/g;
+
+function lensTitle(k: KernelResources): string {
+  const spills = k.spillStoreBytes + k.spillLoadBytes > 0;
+  return `${spills ? "$(warning) " : ""}${formatResources(k)}`;
+}
+
+export function activate(ctx: vscode.ExtensionContext, compiles: CompileService): void {
+  const changed = new vscode.EventEmitter<void>();
+  ctx.subscriptions.push(
+    changed,
+    compiles.onDidCompile(() => changed.fire()),
+  );
+
+  const provider: vscode.CodeLensProvider = {
+    onDidChangeCodeLenses: changed.event,
+    provideCodeLenses(doc) {
+      if (
+        !vscode.workspace.getConfiguration("cudaKernelDev", doc.uri).get<boolean>("resources.codeLens", true)
+      )
+        return [];
+      const text = doc.getText();
+      const compiled = compiles.latest(doc.uri);
+      const lenses: vscode.CodeLens[] = [];
+      if (compiled) {
+        // One lens per kernel and architecture, placed where the kernel is now (the text may have moved).
+        for (const r of compiled.results) {
+          for (const k of r.kernels) {
+            const line = findKernelLine(text, k.symbol);
+            if (line === undefined) continue;
+            const target: OccupancyTarget = { uri: doc.uri.toString(), symbol: k.symbol };
+            lenses.push(
+              new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+                title: lensTitle(k),
+                tooltip: `${k.name} on ${k.arch}: ${k.registers} registers, ${k.sharedBytes} B static shared memory, ${k.stackFrameBytes} B stack, spills ${k.spillStoreBytes} B stores / ${k.spillLoadBytes} B loads, ${k.barriers} barriers. Click for occupancy.`,
+                command: "cudaKernelDev.showOccupancy",
+                arguments: [target],
+              }),
+            );
+          }
+        }
+        return lenses;
+      }
+      if (!vscode.workspace.isTrusted) return [];
+      for (const m of text.matchAll(GLOBAL_KERNEL)) {
+        const line = doc.positionAt(m.index + m[0].lastIndexOf(m[1]!)).line;
+        lenses.push(
+          new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+            title: "Compile to see registers, spills and shared memory",
+            command: "cudaKernelDev.compileNow",
+          }),
+        );
+      }
+      return lenses;
+    },
+  };
+  ctx.subscriptions.push(
+    vscode.languages.registerCodeLensProvider({ language: "cuda-cpp", scheme: "file" }, provider),
+  );
+}
