@@ -73,7 +73,10 @@ export interface LaunchOptions {
 }
 
 export interface TimedLaunchOptions extends LaunchOptions {
-  /** Memset this buffer (size ≥ 2× L2) before the start event, to start cold. Not timed. */
+  /**
+   * Read this buffer (size ≥ 2× L2) before the start event, to start cold with L2 holding only clean
+   * lines of it; a memset if the flush kernel's PTX cannot be JIT-compiled. Not timed.
+   */
   flush?: { ptr: DevicePtr; bytes: number };
 }
 

@@ -1,5 +1,5 @@
 // The measurement loop, after nvbench: check launch on poisoned outputs, warm-up, then cold samples
-// (L2 flushed by a memset before each, not timed) timed by CUDA events around each launch, until the
+// (L2 flushed before each by reading a buffer twice its size, not timed) timed by CUDA events around each launch, until the
 // RSD target is met with enough samples, the sample cap is hit, or the time budget runs out.
 import { performance } from "node:perf_hooks";
 import type { CudaAddon, DevicePtr, FunctionHandle, ModuleHandle, RawDeviceAttributes } from "../addon";

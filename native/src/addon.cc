@@ -26,8 +26,58 @@ struct FunctionRec {
   int module;
 };
 
+// Reads a buffer (16 B per thread per step, L1 bypassed) to fill L2 with clean lines before a timed
+// launch. A memset would leave L2 full of dirty lines whose write-back then lands inside the timed
+// kernel (seen on an H100: +12% on a 61 µs copy against ncu). PTX 6.0 for sm_50, so any driver JITs it.
+const char* const kFlushPtx = R"(.version 6.0
+.target sm_50
+.address_size 64
+.visible .entry ckd_l2_flush(.param .u64 p0, .param .u64 p1, .param .u64 p2)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<17>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd7, [p0];
+  ld.param.u64 %rd8, [p1];
+  ld.param.u64 %rd9, [p2];
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  cvt.u64.u32 %rd1, %r4;
+  mul.wide.u32 %rd10, %r3, %r4;
+  mov.u32 %r5, %tid.x;
+  cvt.u64.u32 %rd11, %r5;
+  add.s64 %rd15, %rd10, %rd11;
+  setp.ge.u64 %p1, %rd15, %rd8;
+  @%p1 bra DONE;
+  mov.u32 %r7, %nctaid.x;
+  cvt.u64.u32 %rd12, %r7;
+  mul.lo.s64 %rd3, %rd12, %rd1;
+  cvta.to.global.u64 %rd4, %rd9;
+  mov.u32 %r16, 0;
+LOOP:
+  shl.b64 %rd14, %rd15, 4;
+  add.s64 %rd13, %rd7, %rd14;
+  ld.global.cg.v4.u32 {%r8,%r9,%r10,%r11}, [%rd13];
+  xor.b32 %r12, %r9, %r16;
+  xor.b32 %r13, %r12, %r8;
+  xor.b32 %r14, %r13, %r10;
+  xor.b32 %r16, %r14, %r11;
+  add.s64 %rd15, %rd15, %rd3;
+  setp.lt.u64 %p2, %rd15, %rd8;
+  @%p2 bra LOOP;
+  setp.ne.s32 %p3, %r16, -1640531527;
+  @%p3 bra DONE;
+  mov.u32 %r15, -1640531527;
+  st.global.u32 [%rd4], %r15;
+DONE:
+  ret;
+}
+)";
+
 const Api* g_api = nullptr;
+int g_currentDevice = -1;
 std::map<int, CUcontext> g_contexts;  // retained primary contexts by ordinal
+std::map<int, CUfunction> g_flushKernels;  // per device; nullptr: PTX JIT failed, memset instead
 std::map<int, CUmodule> g_modules;
 std::map<int, FunctionRec> g_functions;
 int g_nextId = 1;
@@ -198,6 +248,7 @@ Napi::Value UseDevice(const Napi::CallbackInfo& info) {
     it = g_contexts.emplace(dev, ctx).first;
   }
   CHECK_CU(env, g_api->cuCtxSetCurrent(it->second), "cuCtxSetCurrent", "");
+  g_currentDevice = dev;
   return env.Undefined();
 }
 
@@ -439,6 +490,30 @@ Napi::Value LaunchKernel(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+CUfunction flushKernel() {
+  auto it = g_flushKernels.find(g_currentDevice);
+  if (it != g_flushKernels.end()) return it->second;
+  CUmodule mod = nullptr;
+  CUfunction fn = nullptr;
+  if (g_api->cuModuleLoadData(&mod, kFlushPtx) == CUDA_SUCCESS &&
+      g_api->cuModuleGetFunction(&fn, mod, "ckd_l2_flush") != CUDA_SUCCESS)
+    fn = nullptr;
+  g_flushKernels.emplace(g_currentDevice, fn);  // the module stays loaded for the process
+  return fn;
+}
+
+void enqueueFlush(Napi::Env env, CUdeviceptr ptr, size_t bytes) {
+  CUfunction fn = flushKernel();
+  if (fn == nullptr) {
+    CHECK_CU(env, g_api->cuMemsetD8Async(ptr, 0, bytes, nullptr), "cuMemsetD8Async", "");
+    return;
+  }
+  unsigned long long n = bytes / 16;
+  void* params[] = {&ptr, &n, &ptr};
+  CHECK_CU(env, g_api->cuLaunchKernel(fn, 1024, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel",
+           "ckd_l2_flush");
+}
+
 // RAII so an error between create and destroy does not leak events.
 struct EventPair {
   CUevent start = nullptr, stop = nullptr;
@@ -448,9 +523,9 @@ struct EventPair {
   }
 };
 
-// One sample: [flush L2 with a memset] -> event -> launch -> event, all enqueued back to back on the
-// default stream, then wait. The flush keeps the GPU busy while the launch is enqueued, so host
-// overhead does not land between the events. Returns the launch's GPU time in milliseconds.
+// One sample: [flush L2] -> event -> launch -> event, all enqueued back to back on the default
+// stream, then wait. The flush keeps the GPU busy while the launch is enqueued, so host overhead
+// does not land between the events. Returns the launch's GPU time in milliseconds.
 Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   api(env);
@@ -467,7 +542,7 @@ Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
   EventPair ev;
   CHECK_CU(env, g_api->cuEventCreate(&ev.start, EVENT_DEFAULT), "cuEventCreate", "");
   CHECK_CU(env, g_api->cuEventCreate(&ev.stop, EVENT_DEFAULT), "cuEventCreate", "");
-  if (flushBytes > 0) CHECK_CU(env, g_api->cuMemsetD8Async(flushPtr, 0, flushBytes, nullptr), "cuMemsetD8Async", "");
+  if (flushBytes > 0) enqueueFlush(env, flushPtr, flushBytes);
   CHECK_CU(env, g_api->cuEventRecord(ev.start, nullptr), "cuEventRecord", "");
   enqueue(env, l);
   CHECK_CU(env, g_api->cuEventRecord(ev.stop, nullptr), "cuEventRecord", l.f->name);

@@ -36,7 +36,7 @@ function ncuPath(): string | undefined {
 
 interface Case {
   label: string;
-  mode: "copy" | "scale" | "empty";
+  mode: "copy" | "copy4" | "scale" | "empty";
   symbol: string;
   n: number;
   /** Bytes read + written, for GB/s. */
@@ -75,12 +75,12 @@ function spec(c: Case): LaunchSpec {
             init: { kind: "zeros" },
             output: { atol: 0, rtol: 0 },
           },
-          { kind: "scalar", name: "n", dtype: "i32", value: c.n },
+          { kind: "scalar", name: "n", dtype: "i32", value: c.mode === "copy4" ? c.n / 4 : c.n },
           ...(c.mode === "scale"
             ? [{ kind: "scalar" as const, name: "a", dtype: "f32" as const, value: 0.5 }]
             : []),
         ];
-  const perBlock = c.mode === "scale" ? 1024 : 256;
+  const perBlock = c.mode === "scale" || c.mode === "copy4" ? 1024 : 256;
   return {
     symbol: c.symbol,
     displayName: c.label,
@@ -108,10 +108,10 @@ function request(cubin: string, c: Case): BenchmarkRequest {
   };
 }
 
-function harness(bin: string, mode: string, n: number): number | string {
+function harness(bin: string, mode: string, n: number, flush: "read" | "memset" = "read"): number | string {
   try {
     return Number(
-      execFileSync(bin, [mode, String(n), "200"], {
+      execFileSync(bin, [mode, String(n), "200", flush], {
         encoding: "utf8",
         stdio: ["ignore", "pipe", "pipe"],
       }).trim(),
@@ -254,6 +254,7 @@ async function main(): Promise<void> {
         Δncu: pct(k.medianNs, nc),
         cudaEvent: fmtUs(ev),
         Δevent: pct(k.medianNs, ev),
+        "event, memset flush": fmtUs(harness(bin, c.mode, c.n, "memset")),
         triton: fmtUs(tr),
         Δtriton: pct(k.medianNs, tr),
         "GB/s": k.gbPerSec !== undefined ? k.gbPerSec.toFixed(0) : "-",
@@ -262,20 +263,21 @@ async function main(): Promise<void> {
     console.table(rows);
     for (const n of [1 << 24, 1 << 26]) {
       const memcpyNs = harness(bin, "memcpy", n);
-      const copy = await runner.request(
-        "benchmark",
-        request(
-          cubin,
-          cases.find((c) => c.mode === "copy" && c.n === n)!,
-        ),
-      );
+      const copy4: Case = {
+        label: `copy4 n=2^${Math.log2(n)}`,
+        mode: "copy4",
+        symbol: "_Z5copy4PK6float4PS_i",
+        n,
+        bytes: 8 * n,
+      };
+      const copy = await runner.request("benchmark", request(cubin, copy4));
       if (typeof memcpyNs !== "number") {
         console.log(`cudaMemcpy D2D 2^${Math.log2(n)}: ${memcpyNs}`);
         continue;
       }
       const memcpyGBs = (8 * n) / memcpyNs;
       console.log(
-        `copy 2^${Math.log2(n)} f32: kernel ${copy.kernel.gbPerSec!.toFixed(0)} GB/s vs cudaMemcpy D2D ${memcpyGBs.toFixed(0)} GB/s ` +
+        `copy4 (float4) 2^${Math.log2(n)} f32: kernel ${copy.kernel.gbPerSec!.toFixed(0)} GB/s vs cudaMemcpy D2D ${memcpyGBs.toFixed(0)} GB/s ` +
           `(${((copy.kernel.gbPerSec! / memcpyGBs) * 100).toFixed(1)}%; read+write bytes)`,
       );
     }

@@ -7,6 +7,11 @@ __global__ void copy(const float* x, float* y, int n) {
   if (i < n) y[i] = x[i];
 }
 
+// Vectorized copy, as a bandwidth-bound kernel should be written: compared with cudaMemcpy D2D.
+__global__ void copy4(const float4* x, float4* y, int n4) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) y[i] = x[i];
+}
+
 // Wrong in exactly one element, so the baseline comparison must catch it.
 __global__ void copy_wrong(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
