@@ -23,6 +23,14 @@ __global__ void geglu_kernel(T* __restrict__ out, const T* __restrict__ in, int 
 }
 
 // FP16 with __half2: each thread produces two outputs from one 32-bit load of each half.
+// @bench tokens=[2048, 16384] hidden=[4096]
+// @bench grid=(cdiv(tokens*hidden/2, 256)) block=(256)
+// @bench arg out: f16[tokens*hidden] output
+// @bench arg in: f16[tokens*2*hidden] randn(seed=1)
+// @bench arg tokens: i32 = tokens
+// @bench arg hidden: i32 = hidden
+// @bench bytes = 2*(tokens*2*hidden + tokens*hidden)
+// @bench baseline geglu_kernel<__half> grid=(cdiv(tokens*hidden, 256)) block=(256)
 __global__ void geglu_half2_kernel(__half* __restrict__ out, const __half* __restrict__ in, int tokens,
                                    int hidden) {
   const int pairs_per_row = hidden / 2;

@@ -3,6 +3,16 @@
 // A generic scalar kernel (float, __half) and a BF16 kernel that moves two elements per 32-bit load.
 #include "common.cuh"
 
+// @bench rows=[1024, 8192] cols=[2048, 4096]
+// @bench grid=(rows) block=(256)
+// @bench arg out: f32[rows*cols] output
+// @bench arg in: f32[rows*cols] randn(seed=1)
+// @bench arg weight: f32[cols] uniform(0.5, 1.5, seed=2)
+// @bench arg rows: i32 = rows
+// @bench arg cols: i32 = cols
+// @bench arg eps: f32 = 1e-6
+// @bench template T=float BLOCK=256
+// @bench bytes = 4*(2*rows*cols + cols)
 template <typename T, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
     rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ in, const T* __restrict__ weight, int rows,
@@ -26,6 +36,16 @@ __global__ void __launch_bounds__(BLOCK)
 
 // BF16, vectorized through __nv_bfloat162. T4 (sm_75) has no BF16, so the body only exists for sm_80+;
 // the launcher checks the device before using it.
+// @bench rows=[1024, 8192] cols=[2048, 4096]
+// @bench grid=(rows) block=(256)
+// @bench arg out: bf16[rows*cols] output(atol=2e-2, rtol=2e-2)
+// @bench arg in: bf16[rows*cols] randn(seed=1)
+// @bench arg weight: bf16[cols] uniform(0.5, 1.5, seed=2)
+// @bench arg rows: i32 = rows
+// @bench arg cols: i32 = cols
+// @bench arg eps: f32 = 1e-6
+// @bench bytes = 2*(2*rows*cols + cols)
+// @bench baseline rmsnorm_kernel<__nv_bfloat16, 256>
 __global__ void __launch_bounds__(256)
     rmsnorm_bf16x2_kernel(__nv_bfloat16* __restrict__ out, const __nv_bfloat16* __restrict__ in,
                           const __nv_bfloat16* __restrict__ weight, int rows, int cols, float eps) {

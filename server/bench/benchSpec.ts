@@ -14,6 +14,7 @@
  *   // @bench flops = 4*rows*cols                     FLOPs per launch (for TFLOP/s)
  *   // @bench baseline rmsnorm_scalar                 a kernel in the same file, same arguments
  *   // @bench baseline rmsnorm_kernel<__nv_bfloat16, 256>   a template baseline, its arguments in C++ order
+ *   // @bench baseline scale_scalar grid=(cdiv(n, 256)) block=(256)   its own launch shape
  *   // @bench timing rsd=0.5 min_samples=10 budget_ms=2000 warmup=3 flush_l2=true
  *
  * dtypes: f32 f16 bf16 f64 i32 i64 u32 u64 u8 i8 (aliases: float half double int ...).
@@ -83,7 +84,15 @@ export interface BenchSpec {
   bytes?: Expr;
   flops?: Expr;
   /** `templateArgs`: positional C++ template arguments written as `baseline name<a, b>`. */
-  baseline?: { name: string; span: Span; templateArgs?: string[] };
+  /** grid/block/smem: the baseline's own launch shape (default: the kernel's). */
+  baseline?: {
+    name: string;
+    span: Span;
+    templateArgs?: string[];
+    grid?: Dim3Spec;
+    block?: Dim3Spec;
+    smem?: Expr;
+  };
   timing: Partial<TimingOptions>;
 }
 
@@ -489,6 +498,17 @@ function parseLine(line: SpecLine, spec: BenchSpec): void {
         span: name.span,
         ...(ts.isPunct("<") ? { templateArgs: angleArgs(ts) } : {}),
       };
+      // Optional launch shape of its own: a scalar baseline often needs more blocks than a vector kernel.
+      while (!ts.atEnd()) {
+        const key = ts.expectIdent("grid=, block= or smem= for the baseline");
+        ts.expectPunct("=", `after '${key.text}'`);
+        const b = spec.baseline;
+        if (key.text !== "grid" && key.text !== "block" && key.text !== "smem")
+          throw new SpecError(`a baseline takes grid=, block= and smem=, not '${key.text}'`, key.span);
+        if (b[key.text]) throw new SpecError(`'${key.text}' is given twice`, key.span);
+        if (key.text === "smem") b.smem = parseExpr(ts);
+        else b[key.text] = parseDim3(ts, key);
+      }
       break;
     }
     case "timing":

@@ -13,6 +13,12 @@ export interface SizePoint {
   grid: [number, number, number];
   block: [number, number, number];
   dynamicSmemBytes: number;
+  /** The baseline's launch shape: its own where the spec gives one, else the kernel's. */
+  baselineLaunch: {
+    grid: [number, number, number];
+    block: [number, number, number];
+    dynamicSmemBytes: number;
+  };
   /** In the kernel's parameter order. */
   args: KernelArg[];
   bytes?: number;
@@ -340,13 +346,24 @@ export function planPoints(spec: BenchSpec, kernel: KernelInfo, device?: DeviceA
   const args = order
     .map((n) => spec.args.find((a) => a.name === n))
     .filter((a): a is ArgSpec => a !== undefined);
-  return sweepEnvs(spec).map(({ env, sizes }) => {
-    const grid = dim3(spec.grid, env, "grid", [2 ** 31 - 1, 65535, 65535]);
-    const block = dim3(spec.block, env, "block", [1024, 1024, 64]);
+  const shape = (env: Env, g: Dim3Spec | undefined, b: Dim3Spec | undefined, smem: Expr | undefined) => {
+    const grid = dim3(g, env, "grid", [2 ** 31 - 1, 65535, 65535]);
+    const block = dim3(b, env, "block", [1024, 1024, 64]);
     const threads = block[0] * block[1] * block[2];
     if (threads > maxThreads)
-      throw new SpecError(`block has ${threads} threads; the limit is ${maxThreads}`, spec.block!.span);
-    const dynamicSmemBytes = spec.smem ? evaluateInt(spec.smem, env, "smem", 0, maxSmem) : 0;
+      throw new SpecError(`block has ${threads} threads; the limit is ${maxThreads}`, b!.span);
+    const dynamicSmemBytes = smem ? evaluateInt(smem, env, "smem", 0, maxSmem) : 0;
+    return { grid, block, dynamicSmemBytes };
+  };
+  return sweepEnvs(spec).map(({ env, sizes }) => {
+    const { grid, block, dynamicSmemBytes } = shape(env, spec.grid, spec.block, spec.smem);
+    const bl = spec.baseline;
+    const baselineLaunch = shape(
+      env,
+      bl?.grid ?? spec.grid,
+      bl?.block ?? spec.block,
+      bl?.smem ?? (bl?.grid || bl?.block ? undefined : spec.smem),
+    );
     const kargs = args.map((a) => toKernelArg(a, env));
     const deviceBytes = kargs.reduce(
       (s, a) => s + (a.kind === "buffer" ? a.count * DTYPE_BYTES[a.dtype] : 0),
@@ -371,6 +388,7 @@ export function planPoints(spec: BenchSpec, kernel: KernelInfo, device?: DeviceA
       grid,
       block,
       dynamicSmemBytes,
+      baselineLaunch,
       args: kargs,
       ...(bytes !== undefined ? { bytes } : {}),
       ...(flops !== undefined ? { flops } : {}),

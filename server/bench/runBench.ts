@@ -145,13 +145,18 @@ async function checkEnvironment(
   return { ...(device ? { device } : {}), driverVersion, ...(nvcc ? { nvcc } : {}), missing };
 }
 
-function launch(inst: KernelInstance, symbol: string, p: SizePoint): LaunchSpec {
+function launch(
+  inst: KernelInstance,
+  symbol: string,
+  p: SizePoint,
+  shape: Pick<SizePoint, "grid" | "block" | "dynamicSmemBytes"> = p,
+): LaunchSpec {
   return {
     symbol,
     displayName: cppName(inst),
-    grid: p.grid,
-    block: p.block,
-    dynamicSmemBytes: p.dynamicSmemBytes,
+    grid: shape.grid,
+    block: shape.block,
+    dynamicSmemBytes: shape.dynamicSmemBytes,
     args: p.args,
   };
 }
@@ -274,7 +279,9 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
       cubinPath: compiled.cubinPath,
       device: device.ordinal,
       kernel: launch(inst, symbol, p),
-      ...(baseInst && baselineSymbol ? { baseline: launch(baseInst, baselineSymbol, p) } : {}),
+      ...(baseInst && baselineSymbol
+        ? { baseline: launch(baseInst, baselineSymbol, p, p.baselineLaunch) }
+        : {}),
       timing,
       ...(p.bytes !== undefined ? { bytes: p.bytes } : {}),
       ...(p.flops !== undefined ? { flops: p.flops } : {}),

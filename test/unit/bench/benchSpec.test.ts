@@ -193,6 +193,19 @@ const PARSE_ERRORS: [number, string, RegExp, string][] = [
   [8, "// @bench bytes = 2*rows*hidden*2 ] 4", /expected NAME=VALUE, found '\]'/, "]"],
   [9, "// @bench flop = 4*rows*hidden", /unknown variable 'rows'|flop/, "flop"],
   [10, "// @bench baseline", /expected the baseline kernel's name/, ""],
+  [
+    10,
+    "// @bench baseline rmsnorm_scalar rows=4",
+    /a baseline takes grid=, block= and smem=, not 'rows'/,
+    "rows",
+  ],
+  [
+    10,
+    "// @bench baseline rmsnorm_scalar grid=(1) grid=(2)",
+    /'grid' is given twice/,
+    "grid=(2)".slice(0, 4),
+  ],
+  [10, "// @bench baseline rmsnorm_scalar block=(rowz)", /unknown variable 'rowz'/, "rowz"],
   [11, "// @bench timing rsd=1 budget=500", /unknown timing key 'budget'/, "budget"],
   [11, "// @bench timing flush_l2=maybe", /expected true or false/, "maybe"],
   [11, "// @bench timing min_samples=2.5", /min_samples must be a non-negative integer/, "2.5"],
@@ -212,11 +225,12 @@ test("every kind of spec error is reported at its exact place", () => {
       const f = findings.find((x) => message.test(x.message));
       assert.ok(f, `${text}: ${JSON.stringify(findings)}`);
       assert.deepEqual([f.span.startLine, f.span.startColumn], [line, text.length], text);
-    } else if (text.includes("grid=(1)") || text.includes("rows=[2]")) {
+    } else if (text.includes("grid=(1)") || text.includes("rows=[2]") || text.includes("grid=(2)")) {
       // The duplicate is the second occurrence of the key.
       const f = findings.find((x) => message.test(x.message))!;
       assert.ok(f, text);
       assert.equal(f.span.startColumn, text.lastIndexOf(n), text);
+      assert.equal(f.span.startLine, line, text);
     } else if (/flop =/.test(text)) {
       // `flop` is a new variable; the next line that reads `rows` is fine, but nothing named flops exists.
       assert.deepEqual(findings, [], "a variable called 'flop' is legal");

@@ -99,6 +99,15 @@ test("one request per size, with the kernel's and the baseline's symbols; figure
   assert.equal(a!.baseline?.symbol, "_Z11scale_naivePfPKffi");
   assert.deepEqual(a!.kernel.grid, [4096, 1, 1]);
   assert.deepEqual(b!.kernel.grid, [65536, 1, 1]);
+  // The baseline runs with its own launch shape from the spec (a grid-stride loop needs fewer blocks).
+  assert.deepEqual(
+    [a!.baseline?.grid, a!.baseline?.block],
+    [
+      [528, 1, 1],
+      [128, 1, 1],
+    ],
+  );
+  assert.deepEqual(a!.baseline?.args, a!.kernel.args);
   assert.deepEqual(
     a!.kernel.args.map((x) => x.name),
     ["out", "in", "alpha", "count"],
@@ -221,4 +230,27 @@ test("cancelling stops the run", async () => {
     (e: BenchError) => e.code === "CANCELLED",
   );
   assert.equal(runner.benchmarks.length, 1);
+});
+
+test("the examples' specs compile and resolve, template baselines included", async () => {
+  const examples = join(__dirname, "../../../examples");
+  const cases: [string, string, RegExp, RegExp][] = [
+    [
+      "rmsnorm.cu",
+      "rmsnorm_bf16x2_kernel",
+      /^_Z21rmsnorm_bf16x2_kernel/,
+      /^_Z14rmsnorm_kernelI13__nv_bfloat16Li256EEv/,
+    ],
+    ["rmsnorm.cu", "rmsnorm_kernel", /^_Z14rmsnorm_kernelIfLi256EEv/, /^$/],
+    ["geglu.cu", "geglu_half2_kernel", /^_Z18geglu_half2_kernel/, /^_Z12geglu_kernelI6__halfEv/],
+  ];
+  for (const [file, kernel, symbol, baseline] of cases) {
+    const runner = new FakeRunner(() => ok(1000, 2000));
+    const r = await runBenchmark({ file: join(examples, file), kernel, runner, cacheDir });
+    const req = runner.benchmarks[0]!;
+    assert.match(req.kernel.symbol, symbol, kernel);
+    assert.match(req.baseline?.symbol ?? "", baseline, kernel);
+    assert.equal(r.points.length, runner.benchmarks.length);
+    assert.ok(r.ok);
+  }
 });
