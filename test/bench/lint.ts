@@ -1,0 +1,259 @@
+// `npm run bench:lint`: how fast the lints are and how much memory the server holds.
+// Prints: warm full lint of a 5,000-line .cu (goal <= 20 ms), one-character edit to new diagnostics
+// p50/p95 (goal p95 <= 10 ms; in the engine, and end to end over LSP stdio with no debounce), throughput
+// in MB/s, the slowest rules, and the server's resident memory after linting a 1,000-file workspace
+// (goal <= 200 MB) and after closing them all (trees freed).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { lintTree } from "../../server/lint/engine";
+import { LintDocument } from "../../server/lint/lintDocument";
+import { cudaParser, type TextChange } from "../../server/lint/parser";
+import { rules } from "../../server/rules/index";
+import { REPO, startLsp } from "../integration/lspClient";
+
+const OPTS = { fileName: "bench.cu", targets: [75, 90], rules };
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const ms = (x: number): string => `${x.toFixed(2)} ms`;
+
+/** The example kernels, repeated (with renamed kernels) to the requested number of lines. */
+function workload(lines: number): string {
+  const dir = join(REPO, "examples");
+  const parts = readdirSync(dir)
+    .filter((f) => /\.cuh?$/.test(f))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), "utf8"));
+  const out: string[] = [];
+  let n = 0;
+  for (let i = 0; n < lines; i++) {
+    const part = parts[i % parts.length]!.replace(/__global__ void (\w+)/g, `__global__ void $1_${i}`);
+    out.push(part);
+    n += part.split("\n").length;
+  }
+  return out.join("\n").split("\n").slice(0, lines).join("\n");
+}
+
+function pointAt(text: string, offset: number): { row: number; column: number } {
+  const before = text.slice(0, offset);
+  return { row: before.split("\n").length - 1, column: offset - before.lastIndexOf("\n") - 1 };
+}
+
+async function engineFigures(text: string): Promise<void> {
+  const parser = await cudaParser();
+  const bytes = Buffer.byteLength(text);
+  // Warm-up: JIT, wasm tiers.
+  for (let i = 0; i < 5; i++) new LintDocument(parser, text).lint(OPTS);
+
+  const full: number[] = [];
+  const parseOnly: number[] = [];
+  const perRule = new Map<string, number[]>();
+  for (let i = 0; i < 30; i++) {
+    let t = performance.now();
+    const doc = new LintDocument(parser, text);
+    const out = doc.lint(OPTS);
+    full.push(performance.now() - t);
+    if (out.kind !== "linted") throw new Error(`not linted: ${out.kind === "skipped" ? out.reason : ""}`);
+    doc.dispose();
+    t = performance.now();
+    const tree = parser.parse(text)!;
+    parseOnly.push(performance.now() - t);
+    for (const rule of rules) {
+      t = performance.now();
+      lintTree(tree, text, { ...OPTS, rules: [rule] });
+      const list = perRule.get(rule.id) ?? [];
+      list.push(performance.now() - t);
+      perRule.set(rule.id, list);
+    }
+    tree.delete();
+  }
+  const lines = text.split("\n").length;
+  console.log(`workload: ${lines} lines, ${(bytes / 1024).toFixed(0)} KiB, ${rules.length} rules`);
+  console.log(
+    `warm full lint (parse + all rules), median ${ms(pct(full, 50))}, p95 ${ms(pct(full, 95))}   goal <= 20 ms`,
+  );
+  console.log(`  of which parse: median ${ms(pct(parseOnly, 50))}`);
+  console.log(
+    `throughput: ${(bytes / 1e6 / (pct(full, 50) / 1000)).toFixed(1)} MB/s full lint, ${(bytes / 1e6 / (pct(parseOnly, 50) / 1000)).toFixed(1)} MB/s parse only`,
+  );
+  const slowest = [...perRule].map(([id, xs]) => [id, pct(xs, 50)] as const).sort((a, b) => b[1] - a[1]);
+  console.log(`rules, median per full pass: ${slowest.map(([id, x]) => `${id} ${x.toFixed(2)}`).join(", ")}`);
+
+  // One-character edits inside function bodies: incremental reparse + all rules.
+  const doc = new LintDocument(parser, text);
+  doc.lint(OPTS);
+  let current = text;
+  const edits: number[] = [];
+  let seed = 1;
+  const bodies = [...current.matchAll(/\{\n/g)].map((m) => m.index + 2);
+  for (let i = 0; i < 300; i++) {
+    seed = (seed * 48271) % 2147483647;
+    const at = bodies[seed % bodies.length]!;
+    const insert = i % 2 === 0;
+    const change: TextChange = insert
+      ? {
+          startOffset: at,
+          oldEndOffset: at,
+          start: pointAt(current, at),
+          oldEnd: pointAt(current, at),
+          newText: " ",
+        }
+      : {
+          startOffset: at,
+          oldEndOffset: at + 1,
+          start: pointAt(current, at),
+          oldEnd: pointAt(current, at + 1),
+          newText: "",
+        };
+    const next = insert
+      ? current.slice(0, at) + " " + current.slice(at)
+      : current.slice(0, at) + current.slice(at + 1);
+    const t = performance.now();
+    doc.update(next, [change]);
+    doc.lint(OPTS);
+    edits.push(performance.now() - t);
+    current = next;
+  }
+  doc.dispose();
+  console.log(
+    `one-character edit -> new findings (engine): p50 ${ms(pct(edits, 50))}, p95 ${ms(pct(edits, 95))}   goal p95 <= 10 ms`,
+  );
+}
+
+/** The server to measure: the bundle when built (what the extension runs), else the CLI from source. */
+function serverArgs(): { args: string[] | undefined; what: string } {
+  const bundle = join(REPO, "dist", "server.js");
+  return existsSync(bundle)
+    ? { args: [bundle, "--stdio"], what: "dist/server.js" }
+    : { args: undefined, what: "server/cli/main.ts via tsx (run `npm run build` to measure the bundle)" };
+}
+
+async function lspEditFigures(text: string): Promise<void> {
+  const { args, what } = serverArgs();
+  const lsp = await startLsp({
+    args,
+    initializationOptions: { lintDebounceMs: 0 },
+    settings: { targets: ["sm_75", "sm_90"] },
+  });
+  try {
+    const uri = pathToFileURL(join(tmpdir(), "bench-5000.cu")).href;
+    await lsp.conn.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId: "cuda-cpp", version: 1, text },
+    });
+    await lsp.waitFor("first diagnostics", () => lsp.diagnostics.get(uri));
+    const times: number[] = [];
+    let version = 1;
+    let current = text;
+    const bodies = [...text.matchAll(/\{\n/g)].map((m) => m.index + 2);
+    for (let i = 0; i < 200; i++) {
+      const at = bodies[(i * 7919) % bodies.length]!;
+      const pos = pointAt(current, at);
+      const insert = i % 2 === 0;
+      const range = {
+        start: { line: pos.row, character: pos.column },
+        end: { line: pos.row, character: pos.column + (insert ? 0 : 1) },
+      };
+      current = insert
+        ? current.slice(0, at) + " " + current.slice(at)
+        : current.slice(0, at) + current.slice(at + 1);
+      version++;
+      const want = version;
+      const t = performance.now();
+      await lsp.conn.sendNotification("textDocument/didChange", {
+        textDocument: { uri, version },
+        contentChanges: [{ range, text: insert ? " " : "" }],
+      });
+      await lsp.waitFor("diagnostics", () => (lsp.diagnostics.get(uri)?.version === want ? true : undefined));
+      times.push(performance.now() - t);
+    }
+    console.log(
+      `one-character edit -> publishDiagnostics over LSP stdio (${what}, debounce 0): p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`,
+    );
+  } finally {
+    await lsp.close();
+  }
+}
+
+function rssMB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+async function memoryFigures(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "bench-ws-"));
+  const dir = join(REPO, "examples");
+  const sources = readdirSync(dir)
+    .filter((f) => /\.cuh?$/.test(f))
+    .map((f) => readFileSync(join(dir, f), "utf8"));
+  const files: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const sub = join(root, `pkg${i % 20}`);
+    mkdirSync(sub, { recursive: true });
+    const file = join(sub, `kernel_${i}.cu`);
+    writeFileSync(
+      file,
+      sources[i % sources.length]!.replace(/__global__ void (\w+)/g, `__global__ void $1_${i}`),
+    );
+    files.push(file);
+  }
+  writeFileSync(join(root, "build.toml"), '[kernel.all]\ncuda-capabilities = ["7.5", "8.0", "9.0"]\n');
+  const { args, what } = serverArgs();
+  const lsp = await startLsp({
+    args,
+    rootUri: pathToFileURL(root).href,
+    initializationOptions: { lintDebounceMs: 0 },
+  });
+  try {
+    const before = rssMB(lsp.proc.pid!);
+    const t = performance.now();
+    for (const file of files) {
+      const uri = pathToFileURL(file).href;
+      await lsp.conn.sendNotification("textDocument/didOpen", {
+        textDocument: { uri, languageId: "cuda-cpp", version: 1, text: readFileSync(file, "utf8") },
+      });
+    }
+    await lsp.waitFor(
+      "all diagnostics",
+      () => (lsp.diagnostics.size >= files.length ? true : undefined),
+      300_000,
+    );
+    const elapsed = performance.now() - t;
+    const open = rssMB(lsp.proc.pid!);
+    for (const file of files)
+      await lsp.conn.sendNotification("textDocument/didClose", {
+        textDocument: { uri: pathToFileURL(file).href },
+      });
+    // The close notifications are handled in order; a request after them returns once they are done.
+    await lsp.conn.sendRequest("textDocument/documentSymbol", {
+      textDocument: { uri: pathToFileURL(files[0]!).href },
+    });
+    const closed = rssMB(lsp.proc.pid!);
+    const findings = [...lsp.diagnostics.values()].reduce((n, p) => n + p.diagnostics.length, 0);
+    console.log(`server (${what}): RSS at start ${before.rss.toFixed(0)} MB`);
+    console.log(
+      `1,000-file workspace linted in ${(elapsed / 1000).toFixed(1)} s: RSS with all open ${open.rss.toFixed(0)} MB (peak ${open.peak.toFixed(0)} MB)   goal <= 200 MB`,
+    );
+    console.log(
+      `after closing all 1,000 (trees freed): RSS ${closed.rss.toFixed(0)} MB; findings published before closing: ${findings}`,
+    );
+  } finally {
+    await lsp.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const text = workload(5000);
+  await engineFigures(text);
+  await lspEditFigures(text);
+  await memoryFigures();
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exitCode = 1;
+});
