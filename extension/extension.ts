@@ -5,6 +5,7 @@ import * as benchPanel from "./benchPanel";
 import * as languageServer from "./languageServer";
 import * as nvccDiagnostics from "./nvccDiagnostics";
 import * as occupancyPanel from "./occupancyPanel";
+import * as profiling from "./profiling";
 import * as ptxView from "./ptxView";
 import * as resources from "./resources";
 import * as specAction from "./specAction";
@@ -18,6 +19,7 @@ export function activate(ctx: vscode.ExtensionContext): void {
   resources.activate(ctx, compiles);
   occupancyPanel.activate(ctx, compiles, log(ctx));
   ptxView.activate(ctx, log(ctx));
+  profiling.activate(ctx, log(ctx));
   benchPanel.activate(ctx, log(ctx));
   benchmark.activate(ctx, log(ctx));
   specAction.activate(ctx);

@@ -2,11 +2,10 @@
 // the summary. FILE is a .cu program with a main() (compiled here with nvcc -lineinfo so the source
 // page can map samples to lines) or an already built executable.
 import { Command, Option } from "commander";
-import { mkdir, readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { loadCsvs, exportReport } from "../profile/loadProfile";
 import { profile, type ClockControl, type NcuSet } from "../profile/ncuCli";
-import { runTool, ToolMissingError } from "../profile/spawnTool";
+import { buildProgram } from "../profile/buildProgram";
 import { summarize } from "../profile/ncuSummary";
 import { CliError } from "./cliError";
 import { formatSummary, toCliError } from "./ncu";
@@ -22,33 +21,6 @@ interface ProfileCliOptions {
   nvcc: string;
   arch?: string;
   json?: boolean;
-}
-
-/** Builds a .cu program with line info; returns the executable's path. */
-export async function compileProgram(
-  nvcc: string,
-  file: string,
-  outDir: string,
-  arch?: string,
-): Promise<string> {
-  const text = await readFile(file, "utf8");
-  if (!/\bint\s+main\s*\(/.test(text))
-    throw new CliError(
-      `${file} has no main(): give a program that launches the kernel, or an executable built with -lineinfo`,
-      1,
-    );
-  await mkdir(outDir, { recursive: true });
-  const exe = join(outDir, basename(file).replace(/\.cu$/, ""));
-  const args = ["-O3", "-lineinfo", ...(arch ? [`-arch=${arch}`] : ["-arch=native"]), "-o", exe, file];
-  const r = await runTool(nvcc, args).catch((e: unknown) => {
-    throw e instanceof ToolMissingError ? new CliError(`nvcc not found ("${nvcc}"); set --nvcc`, 3) : e;
-  });
-  if (r.exitCode !== 0)
-    throw new CliError(
-      `nvcc failed (exit ${r.exitCode}): ${r.output.trim().split("\n").slice(-5).join(" | ")}`,
-      1,
-    );
-  return exe;
 }
 
 export function profileCommand(): Command {
@@ -73,7 +45,7 @@ export function profileCommand(): Command {
     .action(async (file: string, args: string[], o: ProfileCliOptions) => {
       try {
         const outDir = resolve(o.out);
-        const exe = file.endsWith(".cu") ? await compileProgram(o.nvcc, file, outDir, o.arch) : resolve(file);
+        const exe = file.endsWith(".cu") ? await buildProgram(o.nvcc, file, outDir, o.arch) : resolve(file);
         const stamp = new Date().toISOString().replace(/[:.]/g, "-");
         const safeKernel = o.kernel.replace(/[^A-Za-z0-9_]+/g, "_");
         const report = join(outDir, `${basename(exe)}-${safeKernel}-${o.set}-${stamp}`);

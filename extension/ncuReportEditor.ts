@@ -1,0 +1,188 @@
+// Opening existing profiles: `*.ncu-rep` opens in the profile panel as a custom editor (its pages
+// exported with the ncu CLI; no GPU needed), ncu CSV exports open the same way through a custom
+// editor offered for `*.csv` ("Open With…", priority option) or `cudaKernelDev.openProfile`, and
+// `cudaKernelDev.compareProfiles` shows two side by side with per-metric deltas.
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
+import { basename, join } from "node:path";
+import * as vscode from "vscode";
+import { loadProfile, type LoadedProfile } from "../server/profile/loadProfile";
+import { NcuError } from "../server/profile/ncuCli";
+import { NcuCsvError } from "../server/profile/ncuCsv";
+import { compareViews, profileView, type ProfileView } from "../server/profile/profileView";
+import type { HostMessage } from "../webview/profile/protocol";
+import type { HotLines } from "./hotLines";
+import { ProfileWebview, showProfilePanel } from "./profilePanel";
+
+export const OPEN_PROFILE_COMMAND = "cudaKernelDev.openProfile";
+export const COMPARE_COMMAND = "cudaKernelDev.compareProfiles";
+export const REPORT_EDITOR = "cudaKernelDev.ncuReport";
+export const CSV_EDITOR = "cudaKernelDev.ncuCsv";
+
+export function ncuPath(): string {
+  return vscode.workspace.getConfiguration("cudaKernelDev").get<string>("ncu.path") || "ncu";
+}
+
+export function views(p: LoadedProfile): ProfileView[] {
+  const raw = new Map((p.raw ?? []).map((r) => [r.id, r]));
+  return p.details.map((d) => profileView(d, raw.get(d.id)));
+}
+
+export function errorText(e: unknown): string {
+  if (e instanceof NcuCsvError || e instanceof NcuError) return e.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Where a report's exported CSV pages go: a cache keyed by the report's path and modification time. */
+function exportDirFor(ctx: vscode.ExtensionContext, report: string): string {
+  const key = createHash("sha1")
+    .update(`${report}:${statSync(report).mtimeMs}`)
+    .digest("hex")
+    .slice(0, 16);
+  return join(ctx.globalStorageUri.fsPath, "ncu-exports", key);
+}
+
+/** Loads a .ncu-rep or CSV and turns it into the panel's message (hot lines marked as a side effect). */
+export async function profileMessage(
+  ctx: vscode.ExtensionContext,
+  hot: HotLines,
+  path: string,
+  signal?: AbortSignal,
+): Promise<HostMessage> {
+  const title = basename(path);
+  try {
+    const loaded = await loadProfile(
+      path,
+      ncuPath(),
+      path.endsWith(".ncu-rep") ? exportDirFor(ctx, path) : undefined,
+      signal,
+    );
+    const hotLines = loaded.source ? hot.set(loaded.source) : [];
+    return {
+      type: "profile",
+      title,
+      file: vscode.workspace.asRelativePath(path),
+      launches: views(loaded),
+      selected: 0,
+      hotLines,
+    };
+  } catch (e) {
+    return { type: "error", title, message: `Cannot open ${path}: ${errorText(e)}` };
+  }
+}
+
+class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvider {
+  constructor(
+    private readonly ctx: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly hot: HotLines,
+  ) {}
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  async resolveCustomEditor(doc: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const view = new ProfileWebview(panel, this.ctx.extensionUri, this.log, {
+      type: "error",
+      title: basename(doc.uri.fsPath),
+      message: "Loading…",
+    });
+    const message = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Reading ${basename(doc.uri.fsPath)}` },
+      () => profileMessage(this.ctx, this.hot, doc.uri.fsPath),
+    );
+    if (message.type === "error") this.log.error(message.message);
+    view.show(message);
+  }
+}
+
+async function pickProfile(title: string): Promise<vscode.Uri | undefined> {
+  return (
+    await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      title,
+      filters: { "Nsight Compute": ["ncu-rep", "csv"] },
+      openLabel: "Open profile",
+    })
+  )?.[0];
+}
+
+function uriOf(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === "string" && arg !== "")
+    return arg.includes("://") ? vscode.Uri.parse(arg) : vscode.Uri.file(arg);
+  return undefined;
+}
+
+async function openProfile(arg: unknown): Promise<void> {
+  const uri = uriOf(arg) ?? (await pickProfile("Open an Nsight Compute report or CSV export"));
+  if (!uri) return;
+  await vscode.commands.executeCommand(
+    "vscode.openWith",
+    uri,
+    uri.fsPath.endsWith(".ncu-rep") ? REPORT_EDITOR : CSV_EDITOR,
+  );
+}
+
+async function pickLaunch(path: string, list: ProfileView[]): Promise<ProfileView | undefined> {
+  if (list.length <= 1) return list[0];
+  const item = await vscode.window.showQuickPick(
+    list.map((v) => ({
+      label: `[${v.id}] ${v.kernel}`,
+      description: v.durationNs === null ? "" : `${(v.durationNs / 1e3).toFixed(2)} µs`,
+      view: v,
+    })),
+    { title: `Which launch of ${basename(path)}?` },
+  );
+  return item?.view;
+}
+
+async function compare(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  a: unknown,
+  b: unknown,
+): Promise<void> {
+  const ua = uriOf(a) ?? (await pickProfile("Compare: first profile (A)"));
+  if (!ua) return;
+  const ub = uriOf(b) ?? (await pickProfile("Compare: second profile (B)"));
+  if (!ub) return;
+  try {
+    const [la, lb] = await Promise.all(
+      [ua, ub].map((u) =>
+        loadProfile(
+          u.fsPath,
+          ncuPath(),
+          u.fsPath.endsWith(".ncu-rep") ? exportDirFor(ctx, u.fsPath) : undefined,
+        ),
+      ),
+    );
+    const va = await pickLaunch(ua.fsPath, views(la!));
+    const vb = await pickLaunch(ub.fsPath, views(lb!));
+    if (!va || !vb) return;
+    const title = `Compare ${basename(ua.fsPath)} ↔ ${basename(ub.fsPath)}`;
+    showProfilePanel(ctx, log, `compare:${ua.fsPath}:${ub.fsPath}`, title, {
+      type: "compare",
+      a: { title: `${basename(ua.fsPath)} [${va.id}]`, view: va },
+      b: { title: `${basename(ub.fsPath)} [${vb.id}]`, view: vb },
+      deltas: compareViews(va, vb),
+    });
+  } catch (e) {
+    void vscode.window.showErrorMessage(`CUDA Kernel Dev: cannot compare: ${errorText(e)}`);
+  }
+}
+
+export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, hot: HotLines): void {
+  const provider = new ProfileEditorProvider(ctx, log, hot);
+  const options = {
+    webviewOptions: { retainContextWhenHidden: false },
+    supportsMultipleEditorsPerDocument: true,
+  };
+  ctx.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(REPORT_EDITOR, provider, options),
+    vscode.window.registerCustomEditorProvider(CSV_EDITOR, provider, options),
+    vscode.commands.registerCommand(OPEN_PROFILE_COMMAND, openProfile),
+    vscode.commands.registerCommand(COMPARE_COMMAND, (a: unknown, b: unknown) => compare(ctx, log, a, b)),
+  );
+}
