@@ -236,6 +236,17 @@ describe("GPU runner", () => {
     assert.ok(r.checks[0]!.cosine! > 0.9999);
   });
 
+  it("opts in to more than 48 KB of dynamic shared memory when the spec asks for it", async () => {
+    const n = 1 << 20;
+    const kernel = { ...copyLike("_Z12smem_reversePKfPfi", "smem_reverse", n), dynamicSmemBytes: 100 * 1024 };
+    const r = await client.request(
+      "benchmark",
+      request(kernel, { baseline: copyLike("_Z14reverse_globalPKfPfi", "reverse_global", n) }),
+    );
+    assert.equal(r.checks[0]!.pass, true, JSON.stringify(r.checks));
+    assert.equal(r.checks[0]!.maxAbsError, 0);
+  });
+
   it("leaves device memory and runner RSS where they started after 100 runs", async () => {
     // Its own runner with --expose-gc, so the memory request can collect garbage before reading RSS.
     const own = new RunnerClient({ runnerPath, timeoutSeconds: TIMEOUT_S, execArgv: ["--expose-gc"] });

@@ -47,3 +47,21 @@ template __global__ void scale<__nv_bfloat16, 2>(const __nv_bfloat16*, __nv_bflo
 
 // Does nothing: its time is the launch and timing overhead, the floor of any measurement.
 __global__ void empty() {}
+
+// Reverses each block's slice through dynamic shared memory; launched with more than the 48 KB
+// default so the runner must opt in (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES).
+__global__ void smem_reverse(const float* x, float* y, int n) {
+  extern __shared__ float tile[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) tile[threadIdx.x] = x[i];
+  __syncthreads();
+  int j = blockIdx.x * blockDim.x + (blockDim.x - 1 - threadIdx.x);
+  if (i < n && j < n) y[i] = tile[blockDim.x - 1 - threadIdx.x];
+}
+
+// The same result without shared memory: smem_reverse's baseline.
+__global__ void reverse_global(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.x * blockDim.x + (blockDim.x - 1 - threadIdx.x);
+  if (i < n && j < n) y[i] = x[j];
+}
