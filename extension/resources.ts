@@ -39,14 +39,23 @@ export function activate(ctx: vscode.ExtensionContext, compiles: CompileService)
       const lenses: vscode.CodeLens[] = [];
       if (compiled) {
         // One lens per kernel and architecture, placed where the kernel is now (the text may have moved).
+        // Instantiations of one template share a line: their lenses start with the template arguments.
+        const symbolsAt = new Map<number, Set<string>>();
+        const lineOf = new Map<string, number | undefined>();
+        for (const k of compiled.results.flatMap((r) => r.kernels)) {
+          if (!lineOf.has(k.symbol)) lineOf.set(k.symbol, findKernelLine(text, k.symbol));
+          const line = lineOf.get(k.symbol);
+          if (line !== undefined) symbolsAt.set(line, (symbolsAt.get(line) ?? new Set()).add(k.symbol));
+        }
         for (const r of compiled.results) {
           for (const k of r.kernels) {
-            const line = findKernelLine(text, k.symbol);
+            const line = lineOf.get(k.symbol);
             if (line === undefined) continue;
+            const shared = (symbolsAt.get(line)?.size ?? 0) > 1;
             const target: OccupancyTarget = { uri: doc.uri.toString(), symbol: k.symbol };
             lenses.push(
               new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-                title: lensTitle(k),
+                title: shared ? `${/<.*>$/.exec(k.name)?.[0] ?? k.name} ${lensTitle(k)}` : lensTitle(k),
                 tooltip: `${k.name} on ${k.arch}: ${k.registers} registers, ${k.sharedBytes} B static shared memory, ${k.stackFrameBytes} B stack, spills ${k.spillStoreBytes} B stores / ${k.spillLoadBytes} B loads, ${k.barriers} barriers. Click for occupancy.`,
                 command: "cudaKernelDev.showOccupancy",
                 arguments: [target],
