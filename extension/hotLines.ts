@@ -143,15 +143,21 @@ function escapeMd(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
 
-/** The report's path if it exists here, else the longest tail of it found under a workspace folder. */
+/**
+ * Where a report's source path is in this workspace: the path itself when it lies inside a
+ * workspace folder, else the longest tail of it found under one (a report from another machine or
+ * checkout), else the path itself if it exists at all.
+ */
 export function localPath(reportPath: string): string | undefined {
-  if (isAbsolute(reportPath) && existsSync(reportPath)) return reportPath;
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  const exists = isAbsolute(reportPath) && existsSync(reportPath);
+  if (exists && folders.some((f) => reportPath.startsWith(f + sep))) return reportPath;
   const parts = reportPath.split(/[\\/]+/).filter(Boolean);
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+  for (const folder of folders) {
     for (let i = 0; i < parts.length; i++) {
-      const candidate = join(folder.uri.fsPath, parts.slice(i).join(sep));
+      const candidate = join(folder, parts.slice(i).join(sep));
       if (existsSync(candidate)) return candidate;
     }
   }
-  return undefined;
+  return exists ? reportPath : undefined;
 }

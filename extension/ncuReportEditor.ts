@@ -116,7 +116,10 @@ function uriOf(arg: unknown): vscode.Uri | undefined {
 }
 
 async function openProfile(arg: unknown): Promise<void> {
-  const uri = uriOf(arg) ?? (await pickProfile("Open an Nsight Compute report or CSV export"));
+  // With no argument: the CSV in the active text editor, else a file picker.
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const fromEditor = active?.scheme === "file" && active.fsPath.endsWith(".csv") ? active : undefined;
+  const uri = uriOf(arg) ?? fromEditor ?? (await pickProfile("Open an Nsight Compute report or CSV export"));
   if (!uri) return;
   await vscode.commands.executeCommand(
     "vscode.openWith",
