@@ -52,6 +52,12 @@ const diagnosticProviders: DiagnosticProvider[] = [(doc) => benchSpecFindings(do
 
 /** Lint this long after the last keystroke; initializationOptions.lintDebounceMs overrides (benchmarks use 0). */
 const DEFAULT_DEBOUNCE_MS = 120;
+/**
+ * Syntax trees kept for incremental reparsing: the most recently linted documents only. Wasm memory never
+ * shrinks, so trees for every open file (a thousand, after "open all") would hold the peak forever; a
+ * document whose tree was dropped reparses from scratch on its next edit (a few ms for a typical file).
+ */
+const MAX_LIVE_TREES = 24;
 const SOURCE = "cuda-kernel-dev";
 const knownRules = new Set(rules.map((r) => r.id));
 
@@ -226,7 +232,21 @@ export function startServer(connection: Connection): void {
     const findings = ctx.settings.enable ? runLint(entry, ctx, parser) : [];
     entry.findings = findings;
     entry.findingsVersion = version;
+    keepTree(uri, entry);
     await connection.sendDiagnostics({ uri, version, diagnostics: findings.map(toDiagnostic) });
+  }
+
+  /** Marks `uri`'s tree most recently used and frees the least recently used beyond MAX_LIVE_TREES. */
+  const liveTrees = new Set<string>();
+  function keepTree(uri: string, entry: OpenDocument): void {
+    liveTrees.delete(uri);
+    if (!entry.lint) return;
+    liveTrees.add(uri);
+    for (const old of liveTrees) {
+      if (liveTrees.size <= MAX_LIVE_TREES) break;
+      liveTrees.delete(old);
+      open.get(old)?.lint?.dispose();
+    }
   }
 
   /** The document's LintDocument, built for the size limit in force. */
@@ -386,6 +406,7 @@ export function startServer(connection: Connection): void {
         entry.lint?.dispose();
       }
       open.delete(uri);
+      liveTrees.delete(uri);
       contexts.delete(uri);
       sentTargets.delete(uri);
       void connection.sendDiagnostics({ uri, diagnostics: [] });
@@ -431,6 +452,7 @@ export function startServer(connection: Connection): void {
       const entry = await flush(p.textDocument.uri);
       if (!entry) return null;
       const tree = entry.lint?.syntaxTree();
+      keepTree(p.textDocument.uri, entry);
       const hit = hoverAt(
         typeof tree === "object" ? tree : undefined,
         entry.doc.getText(),
@@ -445,6 +467,7 @@ export function startServer(connection: Connection): void {
     guardAsync<DocumentSymbol[]>("documentSymbol", [], async () => {
       const entry = await flush(p.textDocument.uri);
       const tree = entry?.lint?.syntaxTree();
+      if (entry) keepTree(p.textDocument.uri, entry);
       if (typeof tree !== "object") return [];
       return cudaSymbols(tree).map((s) => ({
         name: s.name,
