@@ -292,6 +292,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  console.error(`bench:gpu: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });
