@@ -1,0 +1,99 @@
+// Bounded fuzzing of the ncu/nsys/nvidia-smi/ptxas/nvcc parsers on mutated real outputs (seeded:
+// a failure prints its target and seed; `npm run fuzz -- N` runs N cases per target).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { parsePtxasResources } from "../../../server/compiler/ptxasResources";
+import { NvidiaSmiError, parseNvidiaSmiXml } from "../../../server/profile/nvidiaSmi";
+import { runCase } from "./oracle";
+import { allTargets, ptxasTarget, type Facts, type Target } from "./targets";
+
+/** The ncu details parse is ~40 ms a case (csv-parse on 75 KB); the others are fast. */
+const cases = (t: Target): number => (t.name.startsWith("ncu details") ? 120 : 300);
+
+describe("parser fuzz: mutated real outputs never give a silently wrong number", () => {
+  let targets: Target[] = [];
+  before(async () => {
+    targets = await allTargets();
+  });
+
+  it("every target parses its unmutated fixture", () => {
+    for (const t of targets) assert.ok(t.base.size > 0, `${t.name} gave nothing`);
+    const withNumbers = targets.filter((t) => [...t.base.values()].some((v) => typeof v === "number"));
+    assert.ok(withNumbers.length >= targets.length - 1, "all but the location-less nvcc output have numbers");
+  });
+
+  it("each mutation gives a clear error or the untouched numbers unchanged", async () => {
+    const violations: string[] = [];
+    const tally = { parsed: 0, "clear-error": 0 };
+    for (const t of targets)
+      for (let seed = 1; seed <= cases(t); seed++) {
+        const o = await runCase(t, seed);
+        if (o.kind === "violation") violations.push(o.detail!);
+        else tally[o.kind]++;
+      }
+    assert.deepEqual(violations.slice(0, 5), [], `${violations.length} violations`);
+    // Both outcomes occur: the mutations neither always break nor never break the inputs.
+    assert.ok(tally.parsed > 0 && tally["clear-error"] > 0, JSON.stringify(tally));
+  });
+
+  it("the oracle catches a parser that credits a stray line to the wrong kernel", async () => {
+    // A naive ptxas reader: the last "Used" line before the next entry wins.
+    const naive = async (text: string): Promise<Facts> => {
+      await Promise.resolve();
+      const f: Facts = new Map();
+      let key: string | undefined;
+      for (const line of text.split("\n")) {
+        const e = /entry function '([^']+)' for '([^']+)'/.exec(line);
+        if (e) key = `${e[2]}|${e[1]}`;
+        const u = /Used (\d+) registers/.exec(line);
+        if (u && key) f.set(`${key}|registers`, Number(u[1]));
+      }
+      return f;
+    };
+    const real = await ptxasTarget("test/fixtures/compiler/ptxas-v-kernels-multi.txt");
+    const t: Target = { ...real, parse: naive, base: await naive(real.lines.join("\n")) };
+    let caught = 0;
+    for (let seed = 1; seed <= 300; seed++) if ((await runCase(t, seed)).kind === "violation") caught++;
+    assert.ok(caught > 0);
+  });
+});
+
+describe("parser fuzz findings, kept as regressions", () => {
+  const multi = readFileSync(join(__dirname, "../../fixtures/compiler/ptxas-v-kernels-multi.txt"), "utf8");
+
+  it("ptxas: a kernel whose entry line is lost does not lend its registers to the kernel before it", () => {
+    const lines = multi.split("\n");
+    const second = lines.findIndex((l, i) => i > 1 && l.includes("Compiling entry function"));
+    const before = parsePtxasResources(multi).find(
+      (k) => k.symbol === "c_linkage_scale" && k.arch === "sm_75",
+    )!;
+    lines.splice(second, 1);
+    const after = parsePtxasResources(lines.join("\n")).find(
+      (k) => k.symbol === "c_linkage_scale" && k.arch === "sm_75",
+    );
+    // Either gone (its block now holds two "Used" lines) or unchanged; never the next kernel's 40 registers.
+    assert.ok(after === undefined || after.registers === before.registers, JSON.stringify(after));
+  });
+
+  it("ptxas: an entry with no Used line is left out rather than shown with 0 registers", () => {
+    const cut = multi
+      .split("\n")
+      .filter((l) => !l.includes("Used 8 registers"))
+      .join("\n");
+    assert.ok(parsePtxasResources(multi).some((k) => k.symbol === "c_linkage_scale"));
+    assert.ok(!parsePtxasResources(cut).some((k) => k.symbol === "c_linkage_scale" && k.registers === 0));
+  });
+
+  it("nvidia-smi: a second DOCTYPE is a BAD_XML error, not a parser crash", () => {
+    const xml = readFileSync(join(__dirname, "../../fixtures/profile/h200-nvidia-smi-q.xml"), "utf8").split(
+      "\n",
+    );
+    xml.splice(1, 0, xml[1]!);
+    assert.throws(
+      () => parseNvidiaSmiXml(xml.join("\n")),
+      (e) => e instanceof NvidiaSmiError && e.code === "BAD_XML",
+    );
+  });
+});
