@@ -35,9 +35,22 @@ const FRAME = /(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes sp
 const USED = /Used (\d+) registers(.*)$/;
 const COMPILE_TIME = /Compile time = ([\d.]+) ms/;
 
-/** Every kernel ptxas reported, in order of appearance; duplicate (symbol, arch) pairs keep the last. */
+/**
+ * Every kernel ptxas reported, in order of appearance; duplicate (symbol, arch) pairs keep the last.
+ * ptxas prints one frame, "Used" and compile-time line per entry function; a kernel whose block has
+ * none, or two, is left out (damaged or cut output) rather than shown with another kernel's numbers.
+ */
 export function parsePtxasResources(output: string): KernelResources[] {
   const kernels: KernelResources[] = [];
+  const seen = new Map<KernelResources, Set<"frame" | "used" | "time">>();
+  const damaged = new Set<KernelResources>();
+  // Each line kind counts once per kernel; a second one means lines from elsewhere ended up here.
+  const once = (k: KernelResources, what: "frame" | "used" | "time"): boolean => {
+    const s = seen.get(k)!;
+    if (s.has(what)) damaged.add(k);
+    s.add(what);
+    return !damaged.has(k);
+  };
   let current: KernelResources | undefined;
   // "Function properties" may name a device function between two kernels: its frame line is not the kernel's.
   let propertiesOfCurrent = false;
@@ -59,6 +72,7 @@ export function parsePtxasResources(output: string): KernelResources[] {
         localBytes: 0,
       };
       kernels.push(current);
+      seen.set(current, new Set());
       propertiesOfCurrent = false;
       continue;
     }
@@ -69,7 +83,7 @@ export function parsePtxasResources(output: string): KernelResources[] {
     }
     const frame = FRAME.exec(line);
     if (frame) {
-      if (current && propertiesOfCurrent) {
+      if (current && propertiesOfCurrent && once(current, "frame")) {
         current.stackFrameBytes = Number(frame[1]);
         current.spillStoreBytes = Number(frame[2]);
         current.spillLoadBytes = Number(frame[3]);
@@ -78,7 +92,7 @@ export function parsePtxasResources(output: string): KernelResources[] {
       continue;
     }
     const used = USED.exec(line);
-    if (used && current) {
+    if (used && current && once(current, "used")) {
       current.registers = Number(used[1]);
       for (const item of used[2]!.split(",")) {
         const barriers = /used (\d+) barriers/.exec(item);
@@ -93,11 +107,13 @@ export function parsePtxasResources(output: string): KernelResources[] {
       }
       continue;
     }
+    if (used) continue;
     const time = COMPILE_TIME.exec(line);
-    if (time && current) current.compileTimeMs = Number(time[1]);
+    if (time && current && once(current, "time")) current.compileTimeMs = Number(time[1]);
   }
   const byKey = new Map<string, KernelResources>();
-  for (const k of kernels) byKey.set(`${k.arch}\0${k.symbol}`, k);
+  for (const k of kernels)
+    if (!damaged.has(k) && seen.get(k)!.has("used")) byKey.set(`${k.arch}\0${k.symbol}`, k);
   return kernels.filter((k) => byKey.get(`${k.arch}\0${k.symbol}`) === k);
 }
 
