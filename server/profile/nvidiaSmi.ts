@@ -99,7 +99,16 @@ export function parseNvidiaSmiXml(xml: string): SmiLog {
       `nvidia-smi XML is damaged: ${valid.err.msg} (line ${valid.err.line})`,
       "BAD_XML",
     );
-  const doc = parser.parse(xml) as Node;
+  let doc: Node;
+  try {
+    doc = parser.parse(xml) as Node;
+  } catch (e) {
+    // The validator lets some damage through (a second DOCTYPE) that the parser then throws on.
+    throw new NvidiaSmiError(
+      `nvidia-smi XML is damaged: ${e instanceof Error ? e.message : String(e)}`,
+      "BAD_XML",
+    );
+  }
   const log = doc["nvidia_smi_log"];
   if (!log || typeof log !== "object")
     throw new NvidiaSmiError("not nvidia-smi -q -x output: no <nvidia_smi_log> element", "BAD_XML");
