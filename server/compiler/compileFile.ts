@@ -93,6 +93,23 @@ export async function compileForArchs(req: CompileRequest): Promise<ArchCompile[
             readText: req.readText ?? readTextFile,
             arch,
           });
+      // A failed run that said nothing we recognise still has to show up, with what it did say.
+      if (
+        !run.cancelled &&
+        !run.timedOut &&
+        run.exitCode !== 0 &&
+        !diagnostics.some((d) => d.severity === "error")
+      ) {
+        const said = run.output.trim().split(/\r?\n/).filter(Boolean).slice(-3).join(" / ");
+        diagnostics.push({
+          file,
+          range: { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 },
+          severity: "error",
+          message: `${arch}: nvcc failed (exit ${String(run.exitCode)})${said ? `: ${said}` : " without output"}`,
+          source: "driver",
+          related: [],
+        });
+      }
       results[i] = { arch, run, diagnostics, kernels: run.cancelled ? [] : parsePtxasResources(run.output) };
     }
   };

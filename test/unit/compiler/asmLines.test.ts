@@ -12,13 +12,19 @@ void test("PTX: each kernel's .entry range, and the instructions of a source lin
   const ptx = read("ptx/rmsnorm.sm_90.ptx");
   const text = ptx.split("\n");
   const map = ptxLineMap(ptx);
-  assert.deepEqual([...map.functions.keys()].sort(), ["_Z11rmsnorm_vecP13__nv_bfloat16PKS_S2_fi", "_Z14rmsnorm_scalarP13__nv_bfloat16PKS_S2_fi"]);
+  assert.deepEqual([...map.functions.keys()].sort(), [
+    "_Z11rmsnorm_vecP13__nv_bfloat16PKS_S2_fi",
+    "_Z14rmsnorm_scalarP13__nv_bfloat16PKS_S2_fi",
+  ]);
   const vec = map.functions.get("_Z11rmsnorm_vecP13__nv_bfloat16PKS_S2_fi")!;
   assert.match(text[vec.start]!, /\.entry _Z11rmsnorm_vec/);
   assert.equal(text[vec.end]!.trim(), "}");
   // rmsnorm.cu line 18: the scalar kernel's sum of squares loop (a load, a bf16 convert, an fma).
   const l18 = asmLinesFor(map, SOURCE, 18).map((i) => text[i]!.trim());
-  assert.ok(l18.some((l) => l.startsWith("ld.global.u16")), l18.join("\n"));
+  assert.ok(
+    l18.some((l) => l.startsWith("ld.global.u16")),
+    l18.join("\n"),
+  );
   assert.ok(l18.some((l) => l.startsWith("fma.rn.f32")));
   // The bf16 conversion was inlined from cuda_bf16.hpp at line 18: it belongs to line 18 as well.
   assert.ok(l18.some((l) => l.includes("cvt.f32.bf16")));
@@ -43,7 +49,10 @@ void test("SASS from nvdisasm -g: functions and source lines; cuobjdump -sass: f
   const nv = read("sass/rmsnorm.sm_90.nvdisasm.txt");
   const text = nv.split("\n");
   const map = sassLineMap(nv);
-  assert.deepEqual([...map.functions.keys()].sort(), ["_Z11rmsnorm_vecP13__nv_bfloat16PKS_S2_fi", "_Z14rmsnorm_scalarP13__nv_bfloat16PKS_S2_fi"]);
+  assert.deepEqual([...map.functions.keys()].sort(), [
+    "_Z11rmsnorm_vecP13__nv_bfloat16PKS_S2_fi",
+    "_Z14rmsnorm_scalarP13__nv_bfloat16PKS_S2_fi",
+  ]);
   const l38 = asmLinesFor(map, SOURCE, 38).map((i) => text[i]!);
   assert.ok(l38.length > 0);
   for (const l of l38) assert.match(l, /^\s*\/\*[0-9a-f]{4}\*\//);
