@@ -78,7 +78,9 @@ export interface BenchJob {
 export type BenchProgress =
   | { stage: "checking" }
   | { stage: "compiling" }
-  | { stage: "running"; point: number; points: number; label: string; phase?: string; samples?: number };
+  | { stage: "running"; point: number; points: number; label: string; phase?: string; samples?: number }
+  /** A size finished (its result is in; the panel could show it). */
+  | { stage: "result"; point: number; points: number; label: string };
 
 const execFileP = promisify(execFile);
 
@@ -317,6 +319,7 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
         stopped = err;
       continue;
     }
+    job.onProgress?.({ stage: "result", point: i, points: points.length, label: p.label });
     const k = { ...r.kernel, ...derive(r.kernel, p.bytes, p.flops, device.peakDramBandwidthGBs) };
     const b = r.baseline
       ? { ...r.baseline, ...derive(r.baseline, p.bytes, p.flops, device.peakDramBandwidthGBs) }

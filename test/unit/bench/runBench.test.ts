@@ -243,6 +243,7 @@ test("the examples' specs compile and resolve, template baselines included", asy
     ],
     ["rmsnorm.cu", "rmsnorm_kernel", /^_Z14rmsnorm_kernelIfLi256EEv/, /^$/],
     ["geglu.cu", "geglu_half2_kernel", /^_Z18geglu_half2_kernel/, /^_Z12geglu_kernelI6__halfEv/],
+    ["../test/fixtures/bench/wrong.cu", "negate_wrong", /^_Z12negate_wrongPfPKfi$/, /^_Z9negate_okPfPKfi$/],
   ];
   for (const [file, kernel, symbol, baseline] of cases) {
     const runner = new FakeRunner(() => ok(1000, 2000));
