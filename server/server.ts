@@ -58,6 +58,8 @@ const DEFAULT_DEBOUNCE_MS = 120;
  * document whose tree was dropped reparses from scratch on its next edit (a few ms for a typical file).
  */
 const MAX_LIVE_TREES = 24;
+/** A rule this slow on one document is paused for it (until reopened), so typing does not stall on it. */
+const SLOW_RULE_MS = 750;
 const SOURCE = "cuda-kernel-dev";
 const knownRules = new Set(rules.map((r) => r.id));
 
@@ -70,6 +72,8 @@ interface OpenDocument {
   /** The findings last published, and the version they belong to (code actions need a match). */
   findings: Finding[];
   findingsVersion: number;
+  /** Rules paused for this document because they ran longer than SLOW_RULE_MS, with the time taken. */
+  pausedRules: Map<string, number>;
 }
 
 interface DocumentContext {
@@ -265,7 +269,7 @@ export function startServer(connection: Connection): void {
     const outcome = lintDocumentOf(entry, ctx, p).lint({
       fileName: filePath(doc.uri) ?? doc.uri,
       targets: ctx.targets.archs,
-      rules,
+      rules: entry.pausedRules.size === 0 ? rules : rules.filter((r) => !entry.pausedRules.has(r.id)),
       ruleOptions: {
         launchCheckMacros: [...ctx.config.launchCheckMacros, ...ctx.settings.launchCheckMacros],
       },
@@ -284,6 +288,18 @@ export function startServer(connection: Connection): void {
       });
     } else {
       findings.push(...outcome.findings);
+      for (const [rule, ms] of outcome.timings) {
+        if (ms < SLOW_RULE_MS) continue;
+        entry.pausedRules.set(rule, ms);
+        connection.console.warn(
+          `rule ${rule} took ${ms.toFixed(0)} ms on ${doc.uri}; paused for this document`,
+        );
+      }
+      for (const [rule, ms] of entry.pausedRules) {
+        const span = { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 };
+        const message = `${rule} is paused for this file: it took ${ms.toFixed(0)} ms here (reopen the file to retry; \`cuda-kernel-dev lint\` still runs it)`;
+        findings.push({ rule: "lint-skipped", severity: "information", message, span, fixes: [] });
+      }
       for (const f of outcome.failures) {
         const key = `${f.rule}\n${f.message.split("\n")[0]}`;
         if (loggedFailures.has(key)) continue;
@@ -383,6 +399,7 @@ export function startServer(connection: Connection): void {
         doc: TextDocument.create(uri, languageId, version, text),
         findings: [],
         findingsVersion: -1,
+        pausedRules: new Map(),
       });
       schedule(uri, 0);
     });

@@ -25,6 +25,8 @@ export interface RuleFailure {
 export interface LintResult {
   findings: Finding[];
   failures: RuleFailure[];
+  /** Milliseconds each rule took, for the server's slow-rule guard and the benchmarks. */
+  timings: Map<string, number>;
 }
 
 export function spanOf(node: Node): Span {
@@ -53,6 +55,7 @@ export function lintTree(tree: Tree, text: string, opts: LintOptions): LintResul
   const options: RuleOptions = { launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [] };
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
+  const timings = new Map<string, number>();
   for (const rule of opts.rules) {
     const override = opts.severity?.[rule.id];
     if (override === "off") continue;
@@ -85,5 +88,6 @@ export function lintTree(tree: Tree, text: string, opts: LintOptions): LintResul
       .filter((f) => !isSuppressed(suppressions, f))
       .sort((a, b) => compareSpans(a.span, b.span)),
     failures,
+    timings,
   };
 }

@@ -19,7 +19,7 @@ export const EDITOR_LIMITS: DocumentLimits = {
 export const CLI_LIMITS: DocumentLimits = { maxChars: Number.POSITIVE_INFINITY, parseTimeoutMs: 20_000 };
 
 export type LintOutcome =
-  | { kind: "linted"; findings: Finding[]; failures: RuleFailure[] }
+  | { kind: "linted"; findings: Finding[]; failures: RuleFailure[]; timings: Map<string, number> }
   /** Not linted; `reason` is a sentence for the user. */
   | { kind: "skipped"; reason: string };
 

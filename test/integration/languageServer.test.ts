@@ -137,3 +137,23 @@ test("close: diagnostics are cleared; a broken request does not take the server 
   assert.deepEqual(odd, []);
   assert.equal(lsp.proc.exitCode, null);
 });
+
+test("a 2 MB document is not parsed as you type: one information diagnostic says so, and the server keeps answering", async () => {
+  const uri = pathToFileURL(join(__dirname, "nonexistent-project", "huge.cu")).href;
+  const text = SRC.repeat(Math.ceil((2 * 1024 * 1024) / SRC.length));
+  await lsp.conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "cuda-cpp", version: 1, text },
+  });
+  const diags = await lsp.waitForDiagnostics(uri, (d) => d.length > 0);
+  assert.equal(diags.length, 1);
+  assert.equal(diags[0]!.code, "lint-skipped");
+  assert.equal(diags[0]!.severity, 3);
+  assert.match(diags[0]!.message, /2\.0 MB is above the 1\.0 MB limit/);
+  // Hover still works from the text alone.
+  const hover: Hover | null = await lsp.conn.sendRequest("textDocument/hover", {
+    textDocument: { uri },
+    position: { line: 6, character: 5 },
+  });
+  assert.ok(hover);
+  await lsp.conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
+});
