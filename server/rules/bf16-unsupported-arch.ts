@@ -2,24 +2,14 @@
 // the code must sit behind `#if __CUDA_ARCH__ >= 800` (or the kernel should use __half there).
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
-import { guardedFrom, hasBf16Guard } from "./util/archGuard";
-import { descendants, enclosingFunction, insertAfter, insertBefore, isDeviceCode } from "./util/nodes";
+import { archOffRanges, hasBf16Guard, inRanges } from "./util/archGuard";
+import { FileIndex } from "./util/fileIndex";
+import { insertAfter, insertBefore } from "./util/nodes";
 
-const BF16_TYPES: ReadonlySet<string> = new Set([
-  "__nv_bfloat16",
-  "__nv_bfloat162",
-  "nv_bfloat16",
-  "nv_bfloat162",
-]);
-/** BF16 intrinsics: conversions and arithmetic from cuda_bf16.h. */
-const BF16_CALL =
-  /^__(float2bfloat16|floats2bfloat162|float22bfloat162|bfloat16|bfloat162|low2bfloat16|high2bfloat16|halves2bfloat162|ushort_as_bfloat16|short_as_bfloat16|bfloat16_as_|int2bfloat16|uint2bfloat16|double2bfloat16)/;
-
-function isBf16Use(n: Node): boolean {
-  if (n.type === "type_identifier") return BF16_TYPES.has(n.text);
-  if (n.type === "identifier") return BF16_CALL.test(n.text) && n.parent?.type === "call_expression";
-  return false;
-}
+/** BF16 types, and the conversion/arithmetic intrinsics of cuda_bf16.h (as calls). */
+const BF16_TOKEN =
+  /\b(__nv_bfloat162?|nv_bfloat162?|__(?:float2bfloat16|floats2bfloat162|float22bfloat162|bfloat16|bfloat162|low2bfloat16|high2bfloat16|halves2bfloat162|ushort_as_bfloat16|short_as_bfloat16|int2bfloat16|uint2bfloat16|double2bfloat16)\w*)\b/g;
+const TOKEN_TYPES: ReadonlySet<string> = new Set(["type_identifier", "identifier"]);
 
 /** The first and last statement of a function body: the span a guard wraps. */
 function bodyStatements(fn: Node): { first: Node; last: Node } | undefined {
@@ -50,34 +40,31 @@ export const bf16UnsupportedArch: Rule = {
     const low = ctx.targets.filter((t) => t < 80);
     if (low.length === 0) return;
     const lowText = low.map((t) => `sm_${t}`).join(", ");
-    const root = ctx.tree.rootNode;
+    const idx = FileIndex.of(ctx);
+    const off = archOffRanges(idx, low);
 
-    for (const inc of descendants(root, "preproc_include")) {
-      const path = inc.childForFieldName("path")?.text ?? "";
-      if (!/cuda_bf16\.h/.test(path) || guardedFrom(inc, low) || hasBf16Guard(root)) continue;
+    for (const m of idx.scan(/#[ \t]*include[ \t]*[<"]cuda_bf16\.h[>"]/g)) {
+      const inc = idx.nodeAt(m.index, m.index + m[0].length);
+      if (inc.type !== "preproc_include" || inRanges(inc.startIndex, off) || hasBf16Guard(idx)) continue;
       ctx.report({
         node: inc,
         message: `cuda_bf16.h is included while ${lowText} is a target, and nothing in this file is guarded by \`#if __CUDA_ARCH__ >= 800\`: ${lowText} has no BF16 support.`,
       });
     }
 
-    // One finding per unguarded statement-level use in device code (kernel bodies, __device__ functions).
+    // Every unguarded use in a device function body (kernels, __device__ functions); the fix once per function.
     const reportedFns = new Set<number>();
-    for (const n of descendants(root, "type_identifier", "identifier")) {
-      if (!isBf16Use(n)) continue;
-      const fn = enclosingFunction(n);
-      if (!fn || !isDeviceCode(fn)) continue;
-      const body = fn.childForFieldName("body");
+    for (const n of idx.tokens(BF16_TOKEN, TOKEN_TYPES)) {
+      if (n.type === "identifier" && n.parent?.type !== "call_expression") continue;
+      const fn = idx.deviceFunctionAt(n.startIndex);
       // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
-      if (!body || n.startIndex < body.startIndex || n.endIndex > body.endIndex) continue;
-      if (guardedFrom(n, low)) continue;
-      const stmts = bodyStatements(fn);
-      const first = !reportedFns.has(fn.id);
-      reportedFns.add(fn.id);
+      if (!fn || inRanges(n.startIndex, off)) continue;
+      const stmts = bodyStatements(fn.node);
+      const first = !reportedFns.has(fn.node.id);
+      reportedFns.add(fn.node.id);
       ctx.report({
         node: n,
         message: `\`${n.text}\` is BF16, which ${lowText} does not support; guard it with \`#if __CUDA_ARCH__ >= 800\` or use __half for those targets.`,
-        // One fix per function: wrapping the whole body keeps the kernel's signature for the host.
         fixes:
           first && stmts
             ? [

@@ -1,17 +1,10 @@
 // Warp intrinsics without `_sync`: removed for sm_70+ (independent thread scheduling), so they either fail
 // to compile or read lanes that have not converged.
 import type { Rule } from "./rule";
-import { calleeName, callArguments, descendants, insertBefore, replaceNode } from "./util/nodes";
+import { FileIndex } from "./util/fileIndex";
+import { callArguments, insertBefore, replaceNode } from "./util/nodes";
 
-const DEPRECATED: ReadonlySet<string> = new Set([
-  "__shfl",
-  "__shfl_up",
-  "__shfl_down",
-  "__shfl_xor",
-  "__any",
-  "__all",
-  "__ballot",
-]);
+const IDENT: ReadonlySet<string> = new Set(["identifier"]);
 
 export const deprecatedShuffle: Rule = {
   id: "deprecated-shuffle",
@@ -19,13 +12,12 @@ export const deprecatedShuffle: Rule = {
   summary:
     "Warp shuffle/vote intrinsics without `_sync` do not exist on sm_70+; use the `_sync` form with a mask.",
   check(ctx) {
-    for (const call of descendants(ctx.tree.rootNode, "call_expression")) {
-      const name = calleeName(call);
-      if (!name || !DEPRECATED.has(name)) continue;
-      const fn = call.childForFieldName("function");
-      if (!fn || fn.type !== "identifier") continue;
-      const args = callArguments(call);
-      const first = args[0];
+    const idx = FileIndex.of(ctx);
+    for (const fn of idx.tokens(/\b(__shfl(?:_up|_down|_xor)?|__any|__all|__ballot)\s*\(/g, IDENT)) {
+      const call = fn.parent;
+      if (call?.type !== "call_expression" || call.childForFieldName("function")?.id !== fn.id) continue;
+      const name = fn.text;
+      const first = callArguments(call)[0];
       const mask = "0xffffffff";
       ctx.report({
         node: fn,

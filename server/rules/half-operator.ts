@@ -2,8 +2,20 @@
 // which removes them, so the file compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule } from "./rule";
-import { HalfScope, isPairKind, type HalfKind } from "./util/halfTypes";
-import { descendants, enclosingFunction, replaceNode, unparen } from "./util/nodes";
+import { FileIndex } from "./util/fileIndex";
+import { halfDecls } from "./util/halfDecls";
+import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
+import { replaceNode, unparen } from "./util/nodes";
+
+const OPERATOR_NODES: ReadonlySet<string> = new Set([
+  "binary_expression",
+  "assignment_expression",
+  "unary_expression",
+  "update_expression",
+]);
+/** Intrinsics whose result is a half value, as operands: `__float2half(a) * h`. */
+const HALF_RETURNING =
+  /\b(__float2half(?:_rn|_rz)?|__float2bfloat16(?:_rn|_rz)?|__h(?:add|sub|mul|div|fma|neg|abs)2?|__low2half|__high2half|__low2bfloat16|__high2bfloat16|__floats2half2_rn|__float22half2_rn|__float2half2_rn|__halves2half2|__floats2bfloat162_rn|__float22bfloat162_rn|__halves2bfloat162)\b/g;
 
 const ARITH: Readonly<Record<string, string>> = { "+": "add", "-": "sub", "*": "mul", "/": "div" };
 const COMPARE: Readonly<Record<string, string>> = {
@@ -44,38 +56,118 @@ function isSimpleLvalue(n: Node): boolean {
   return false;
 }
 
+const OP_CHARS = "+-*/<>=!";
+
+/**
+ * A cheap text test before asking the tree: could the name at [start, end) be an operand? Skips `[…]`,
+ * `(…)` (a call), `.x`/`->y` and `)` after it, `(` and `*` before it, and looks for an operator character.
+ * Conservative: never false for a real operand; the tree decides the rest.
+ */
+function operatorNearby(text: string, start: number, end: number): boolean {
+  let i = end;
+  for (let guard = 0; guard < 16 && i < text.length; guard++) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    const c = text[i];
+    if (c === "[" || c === "(") {
+      const close = c === "[" ? "]" : ")";
+      let depth = 0;
+      for (; i < text.length; i++) {
+        if (text[i] === c) depth++;
+        else if (text[i] === close && --depth === 0) break;
+      }
+      i++;
+    } else if (c === ".") i = skipWord(text, i + 1);
+    else if (c === "-" && text[i + 1] === ">") i = skipWord(text, i + 2);
+    else if (c === ")") i++;
+    else break;
+  }
+  if (i < text.length && OP_CHARS.includes(text[i]!)) {
+    // a plain `=` (assignment to something else) is not an operator on the name
+    if (!(text[i] === "=" && text[i + 1] !== "=")) return true;
+  }
+  let j = start - 1;
+  while (j >= 0 && (/\s/.test(text[j]!) || text[j] === "(")) j--;
+  return j >= 0 && OP_CHARS.includes(text[j]!) && !(text[j] === "=" && !OP_CHARS.includes(text[j - 1] ?? ""));
+}
+
+function skipWord(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  while (i < text.length && /\w/.test(text[i]!)) i++;
+  return i;
+}
+
 export const halfOperator: Rule = {
   id: "half-operator",
   defaultSeverity: "warning",
   summary:
     "Arithmetic/comparison operators on __half/__nv_bfloat16 values break under -D__CUDA_NO_HALF_OPERATORS__.",
   check(ctx) {
-    const root = ctx.tree.rootNode;
-    const fileDecls = root.namedChildren.filter((n): n is Node => n?.type === "declaration");
-    const scopes = new Map<number, HalfScope>();
-    const scopeFor = (n: Node): HalfScope => {
-      const fn = enclosingFunction(n);
-      const key = fn?.id ?? -1;
-      let s = scopes.get(key);
-      if (!s) {
-        s = new HalfScope(...(fn ? [fn] : []), ...fileDecls);
-        scopes.set(key, s);
-      }
-      return s;
-    };
+    const idx = FileIndex.of(ctx);
+    const decls = halfDecls(idx);
     const describe = (k: HalfKind): string => TYPE_NAME[k];
 
-    for (const e of descendants(root, "binary_expression")) {
+    // Candidate operator nodes: the parents of every use of a half-typed name or half-returning intrinsic.
+    const candidates = new Map<number, Node>();
+    const climb = (start: Node): void => {
+      let n: Node = start;
+      for (let i = 0; i < 32; i++) {
+        const p = n.parent;
+        if (!p) return;
+        const wraps =
+          p.type === "parenthesized_expression" ||
+          (p.type === "subscript_expression" && p.childForFieldName("argument")?.id === n.id) ||
+          (p.type === "field_expression" && p.childForFieldName("argument")?.id === n.id) ||
+          (p.type === "pointer_expression" && p.childForFieldName("operator")?.text === "*") ||
+          (p.type === "call_expression" && p.childForFieldName("function")?.id === n.id);
+        if (wraps) {
+          n = p;
+          continue;
+        }
+        if (OPERATOR_NODES.has(p.type)) {
+          candidates.set(p.id, p);
+          // a * b + c: the sum of a half product is itself an operator on a half
+          if (p.type === "binary_expression") {
+            n = p;
+            continue;
+          }
+        }
+        return;
+      }
+    };
+    const scopes = [{ start: 0, end: idx.text.length, scope: decls.file }, ...decls.functions];
+    for (const { start, end, scope } of scopes) {
+      const names = scope.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
+      if (names.length === 0) continue;
+      const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+      for (const m of idx.scan(re, start, end)) {
+        if (!operatorNearby(idx.text, m.index, m.index + m[0].length)) continue;
+        const id = idx.nodeAt(m.index, m.index + m[0].length);
+        if (id.type === "identifier" && id.startIndex === m.index) climb(id);
+      }
+    }
+    for (const m of idx.scan(HALF_RETURNING)) {
+      if (!operatorNearby(idx.text, m.index, m.index + m[0].length)) continue;
+      const id = idx.nodeAt(m.index, m.index + m[0].length);
+      if (id.type === "identifier" && id.startIndex === m.index) climb(id);
+    }
+
+    for (const e of [...candidates.values()].sort((a, b) => a.startIndex - b.startIndex)) {
+      const scope = decls.scopeAt(e.startIndex);
+      if (e.type === "binary_expression") checkBinary(e, scope);
+      else if (e.type === "assignment_expression") checkCompound(e, scope);
+      else checkUnary(e, scope);
+    }
+
+    function checkBinary(e: Node, scope: HalfScope): void {
       const op = e.childForFieldName("operator")?.text ?? "";
-      if (!ARITH[op] && !COMPARE[op]) continue;
+      if (!ARITH[op] && !COMPARE[op]) return;
       const l = e.childForFieldName("left");
       const r = e.childForFieldName("right");
-      if (!l || !r) continue;
-      const scope = scopeFor(e);
+      if (!l || !r) return;
       const lk = scope.valueKind(l);
       const rk = scope.valueKind(r);
       const kind = lk ?? rk;
-      if (!kind) continue;
+      if (!kind) return;
       const fixes: Fix[] = [];
       const fn = intrinsic(op, kind);
       if (lk && rk && lk === rk && fn)
@@ -91,15 +183,14 @@ export const halfOperator: Rule = {
       });
     }
 
-    for (const e of descendants(root, "assignment_expression")) {
+    function checkCompound(e: Node, scope: HalfScope): void {
       const op = (e.childForFieldName("operator")?.text ?? "").replace(/=$/, "");
-      if (!ARITH[op]) continue;
+      if (!ARITH[op]) return;
       const l = e.childForFieldName("left");
       const r = e.childForFieldName("right");
-      if (!l || !r) continue;
-      const scope = scopeFor(e);
+      if (!l || !r) return;
       const lk = scope.valueKind(l);
-      if (!lk) continue;
+      if (!lk) return;
       const rk = scope.valueKind(r);
       const fn = intrinsic(op, lk);
       const fixes: Fix[] =
@@ -119,12 +210,12 @@ export const halfOperator: Rule = {
       });
     }
 
-    for (const e of descendants(root, "unary_expression", "update_expression")) {
+    function checkUnary(e: Node, scope: HalfScope): void {
       const op = e.childForFieldName("operator")?.text ?? "";
-      if (!["-", "++", "--"].includes(op)) continue;
+      if (!["-", "++", "--"].includes(op)) return;
       const arg = e.childForFieldName("argument");
-      const k = scopeFor(e).valueKind(arg);
-      if (!k || !arg) continue;
+      const k = scope.valueKind(arg);
+      if (!k || !arg) return;
       const neg = isPairKind(k) ? "__hneg2" : "__hneg";
       ctx.report({
         node: e,

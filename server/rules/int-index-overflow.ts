@@ -2,15 +2,8 @@
 // video sequence) the index wraps and the kernel reads or writes the wrong memory.
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule } from "./rule";
-import {
-  builtinVector,
-  declaredName,
-  descendants,
-  enclosingFunction,
-  namedChildren,
-  replaceNode,
-  unparen,
-} from "./util/nodes";
+import { enclosingFunctionOf, FileIndex } from "./util/fileIndex";
+import { builtinVector, declaredName, replaceNode } from "./util/nodes";
 
 const NARROW_TYPES: ReadonlySet<string> = new Set([
   "int",
@@ -20,19 +13,6 @@ const NARROW_TYPES: ReadonlySet<string> = new Set([
   "uint32_t",
   "auto",
 ]);
-
-/** A `blockIdx.* * blockDim.*` product (either order) whose operands are not widened first. */
-function narrowProduct(n: Node): Node | undefined {
-  for (const b of [n, ...descendants(n, "binary_expression")]) {
-    if (b.type !== "binary_expression" || b.childForFieldName("operator")?.text !== "*") continue;
-    const l = b.childForFieldName("left");
-    const r = b.childForFieldName("right");
-    if (!l || !r) continue;
-    const names = [builtinVector(l), builtinVector(r)];
-    if (names.includes("blockIdx") && names.includes("blockDim")) return b;
-  }
-  return undefined;
-}
 
 function isIndexUse(id: Node): boolean {
   for (let p: Node | null = id.parent; p; p = p.parent) {
@@ -64,68 +44,73 @@ export const intIndexOverflow: Rule = {
   defaultSeverity: "information",
   summary: "A flat index computed in 32-bit int from blockIdx * blockDim is used to address memory.",
   check(ctx) {
-    const root = ctx.tree.rootNode;
-    const seen = new Set<number>();
-    // 1. int idx = blockIdx.x * blockDim.x + threadIdx.x;  ...  p[idx]
-    for (const decl of descendants(root, "declaration")) {
-      const type = decl.childForFieldName("type");
-      if (!type || !NARROW_TYPES.has(type.text)) continue;
-      for (const d of namedChildren(decl)) {
-        if (d.type !== "init_declarator") continue;
-        const name = declaredName(d.childForFieldName("declarator"));
-        const value = d.childForFieldName("value");
-        const product = value ? narrowProduct(value) : undefined;
-        if (!name || !product) continue;
-        const fn = enclosingFunction(decl);
-        const scope = fn?.childForFieldName("body") ?? decl.parent ?? root;
-        const used = descendants(scope, "identifier").some(
-          (u) => u.text === name.text && u.startIndex > d.endIndex && isIndexUse(u),
-        );
-        if (!used) continue;
-        seen.add(product.id);
-        const left = product.childForFieldName("left")!;
-        const fixes: Fix[] =
-          type.text === "auto" ||
-          type.text === "int" ||
-          type.text === "unsigned" ||
-          type.text === "unsigned int"
-            ? [
-                {
-                  title: "Compute the index in 64 bits (int64_t)",
-                  isPreferred: true,
-                  edits: [
-                    replaceNode(type, "int64_t"),
-                    replaceNode(left, `static_cast<int64_t>(${left.text})`),
-                  ],
-                },
-              ]
-            : [];
+    const idx = FileIndex.of(ctx);
+    const IDENTS = new Set(["identifier"]);
+    const PRODUCT =
+      /\b(blockIdx\s*\.\s*[xyz]\s*\*\s*blockDim\s*\.\s*[xyz]|blockDim\s*\.\s*[xyz]\s*\*\s*blockIdx\s*\.\s*[xyz])\b/g;
+    for (const m of idx.scan(PRODUCT)) {
+      const product = idx.nodeAt(m.index, m.index + m[0].length);
+      if (product.type !== "binary_expression" || product.childForFieldName("operator")?.text !== "*")
+        continue;
+      const left = product.childForFieldName("left");
+      const right = product.childForFieldName("right");
+      // `(int64_t)blockIdx.x * blockDim.x` is a larger node with a cast operand: already widened.
+      if (!left || !right || !builtinVector(left) || !builtinVector(right)) continue;
+      if (left.type !== "field_expression" || right.type !== "field_expression") continue;
+
+      // Walk up through the arithmetic to what uses the value: a declaration or a subscript.
+      let top: Node = product;
+      while (
+        top.parent &&
+        (top.parent.type === "binary_expression" || top.parent.type === "parenthesized_expression")
+      )
+        top = top.parent;
+      const holder = top.parent;
+      if (holder?.type === "subscript_argument_list" || holder?.type === "subscript_expression") {
         ctx.report({
-          node: d,
-          message: `\`${name.text}\` is computed in 32 bits (${product.text}) and used as an index: it wraps past 2^31 elements. Widen before multiplying: \`int64_t ${name.text} = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x\`.`,
-          fixes,
+          node: product,
+          message: `The index ${product.text} is computed in 32 bits and wraps past 2^31 elements; widen one operand first: static_cast<int64_t>(${left.text}).`,
+          fixes: [
+            {
+              title: "Widen to int64_t before multiplying",
+              isPreferred: true,
+              edits: [replaceNode(left, `static_cast<int64_t>(${left.text})`)],
+            },
+          ],
         });
+        continue;
       }
-    }
-    // 2. p[blockIdx.x * blockDim.x + threadIdx.x] directly
-    for (const sub of descendants(root, "subscript_expression")) {
-      const idx = sub.childForFieldName("indices") ?? sub.childForFieldName("index");
-      if (!idx) continue;
-      const product = narrowProduct(idx);
-      if (!product || seen.has(product.id)) continue;
-      if (unparen(product).parent?.type === "cast_expression") continue;
-      seen.add(product.id);
-      const left = product.childForFieldName("left")!;
+      if (holder?.type !== "init_declarator" || holder.childForFieldName("value")?.id !== top.id) continue;
+      const decl = holder.parent;
+      const type = decl?.childForFieldName("type");
+      const name = declaredName(holder.childForFieldName("declarator"));
+      if (!decl || !type || !name || !NARROW_TYPES.has(type.text)) continue;
+      const fn = enclosingFunctionOf(decl);
+      const end = fn?.endIndex ?? idx.text.length;
+      const used = idx
+        .tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end)
+        .some(isIndexUse);
+      if (!used) continue;
+      const fixes: Fix[] =
+        type.text === "auto" ||
+        type.text === "int" ||
+        type.text === "unsigned" ||
+        type.text === "unsigned int"
+          ? [
+              {
+                title: "Compute the index in 64 bits (int64_t)",
+                isPreferred: true,
+                edits: [
+                  replaceNode(type, "int64_t"),
+                  replaceNode(left, `static_cast<int64_t>(${left.text})`),
+                ],
+              },
+            ]
+          : [];
       ctx.report({
-        node: product,
-        message: `The index ${product.text} is computed in 32 bits and wraps past 2^31 elements; widen one operand first: static_cast<int64_t>(${left.text}).`,
-        fixes: [
-          {
-            title: "Widen to int64_t before multiplying",
-            isPreferred: true,
-            edits: [replaceNode(left, `static_cast<int64_t>(${left.text})`)],
-          },
-        ],
+        node: holder,
+        message: `\`${name.text}\` is computed in 32 bits (${product.text}) and used as an index: it wraps past 2^31 elements. Widen before multiplying: \`int64_t ${name.text} = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x\`.`,
+        fixes,
       });
     }
   },

@@ -1,8 +1,7 @@
 // A kernel launch returns nothing: a bad configuration or a missing kernel image is only visible through
 // cudaGetLastError(). Unchecked, the output is silently left unwritten.
-import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { descendants, enclosingFunction, launchConfig } from "./util/nodes";
+import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
 
 const BUILTIN_CHECKS = ["cudaGetLastError", "cudaPeekAtLastError", "C10_CUDA_KERNEL_LAUNCH_CHECK"];
 
@@ -13,22 +12,15 @@ export const missingLaunchCheck: Rule = {
     "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/C10_CUDA_KERNEL_LAUNCH_CHECK after it.",
   check(ctx) {
     const checks = new Set([...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros]);
-    const root = ctx.tree.rootNode;
-    // Positions of every check call/mention, per function.
-    const checkAt = new Map<number, number[]>();
-    for (const id of descendants(root, "identifier")) {
-      if (!checks.has(id.text)) continue;
-      const fn = enclosingFunction(id);
-      const key = fn?.id ?? -1;
-      const list = checkAt.get(key) ?? [];
-      list.push(id.startIndex);
-      checkAt.set(key, list);
-    }
-    for (const call of descendants(root, "call_expression")) {
-      if (!launchConfig(call)) continue;
-      const fn: Node | undefined = enclosingFunction(call);
-      const after = (checkAt.get(fn?.id ?? -1) ?? []).some((i) => i >= call.endIndex);
-      if (after) continue;
+    const idx = FileIndex.of(ctx);
+    const names = [...checks].filter((c) => /^[A-Za-z_]\w*$/.test(c));
+    const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+    const IDENTS = new Set(["identifier"]);
+    for (const { call } of kernelLaunches(idx)) {
+      // A check anywhere after the launch in the same function (or, at file scope, the rest of the file).
+      const fn = enclosingFunctionOf(call);
+      const end = fn?.endIndex ?? idx.text.length;
+      if (idx.tokens(re, IDENTS, call.endIndex, end).length > 0) continue;
       const name = call.childForFieldName("function")?.text ?? "kernel";
       ctx.report({
         node: call.childForFieldName("function") ?? call,

@@ -3,7 +3,8 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants, typeSize } from "./util/constEval";
-import { descendants, launchConfig, namedChildren, calleeName, callArguments } from "./util/nodes";
+import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
+import { callArguments, namedChildren } from "./util/nodes";
 
 const STATIC_LIMIT = 48 * 1024;
 /** Max dynamic shared memory per block with the opt-in attribute, bytes (CUDA programming guide, table 21). */
@@ -58,21 +59,22 @@ export const sharedMemoryLimit: Rule = {
   summary:
     "Static __shared__ over 48 KB in one kernel, or requested shared memory over the smallest target's per-block limit.",
   check(ctx) {
-    const root = ctx.tree.rootNode;
-    const consts = new Constants(root);
+    const idx = FileIndex.of(ctx);
+    const consts = Constants.of(idx);
     const smallest = Math.min(...ctx.targets.map(limitFor));
     const smallestSm = ctx.targets.find((t) => limitFor(t) === smallest) ?? ctx.targets[0]!;
 
     // Static: sum per function (or per file-scope declaration).
     const perScope = new Map<number, { bytes: number; first: Node }>();
-    for (const decl of descendants(root, "declaration")) {
-      const q = namedChildren(decl);
-      if (!q.some((c) => c.type === "type_qualifier" && c.text === "__shared__")) continue;
-      if (q.some((c) => c.type === "storage_class_specifier" && c.text === "extern")) continue;
+    for (const m of idx.scan(/\b__shared__\b/g)) {
+      const qual = idx.nodeAt(m.index, m.index + m[0].length);
+      const decl = qual.type === "type_qualifier" ? qual.parent : qual.parent?.parent;
+      if (decl?.type !== "declaration") continue;
+      if (namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern"))
+        continue;
       const bytes = staticBytes(decl, consts);
       if (bytes === undefined) continue;
-      let scope: Node | null = decl.parent;
-      while (scope && scope.type !== "function_definition") scope = scope.parent;
+      const scope = enclosingFunctionOf(decl);
       const key = scope?.id ?? -decl.id - 1;
       const cur = perScope.get(key);
       if (cur) cur.bytes += bytes;
@@ -89,19 +91,17 @@ export const sharedMemoryLimit: Rule = {
     // Dynamic: the third launch argument, and the opt-in attribute's value.
     const optsIn = ctx.text.includes("cudaFuncAttributeMaxDynamicSharedMemorySize");
     const requests: { node: Node; bytes: number; launch: boolean }[] = [];
-    for (const call of descendants(root, "call_expression")) {
-      const cfg = launchConfig(call);
-      if (cfg?.[2]) {
-        const bytes = consts.value(cfg[2]);
-        if (bytes !== undefined) requests.push({ node: cfg[2], bytes, launch: true });
-        continue;
-      }
-      if (calleeName(call) === "cudaFuncSetAttribute") {
-        const args = callArguments(call);
-        if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
-          const bytes = consts.value(args[2]);
-          if (bytes !== undefined) requests.push({ node: args[2], bytes, launch: false });
-        }
+    for (const { config } of kernelLaunches(idx)) {
+      const bytes = config[2] ? consts.value(config[2]) : undefined;
+      if (config[2] && bytes !== undefined) requests.push({ node: config[2], bytes, launch: true });
+    }
+    for (const fn of idx.tokens(/\bcudaFuncSetAttribute\b/g, new Set(["identifier"]))) {
+      const call = fn.parent;
+      if (call?.type !== "call_expression") continue;
+      const args = callArguments(call);
+      if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
+        const bytes = consts.value(args[2]);
+        if (bytes !== undefined) requests.push({ node: args[2], bytes, launch: false });
       }
     }
     for (const r of requests) {

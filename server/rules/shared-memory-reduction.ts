@@ -3,7 +3,11 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants } from "./util/constEval";
-import { descendants, isDeviceCode, namedChildren, unparen } from "./util/nodes";
+import { FileIndex } from "./util/fileIndex";
+import { descendants, namedChildren, unparen } from "./util/nodes";
+
+const STEP =
+  /\b(\w+)\s*(?:>>=\s*1|\/=\s*2|<<=\s*1|\*=\s*2)\b|\b(\w+)\s*=\s*\2\s*(?:>>\s*1|\/\s*2|<<\s*1|\*\s*2)\b/;
 
 /** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it. */
 function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" } | undefined {
@@ -47,10 +51,12 @@ export const sharedMemoryReduction: Rule = {
   summary:
     "A block reduction halving a stride in shared memory with __syncthreads() every step down to one element.",
   check(ctx) {
-    const root = ctx.tree.rootNode;
-    const consts = new Constants(root);
-    for (const fn of descendants(root, "function_definition")) {
-      if (!isDeviceCode(fn)) continue;
+    const idx = FileIndex.of(ctx);
+    const consts = Constants.of(idx);
+    for (const { node: fn, start, end } of idx.deviceFunctions()) {
+      // Cheap text test first: only functions with shared memory, a barrier and a halving/doubling step.
+      const src = idx.text.slice(start, end);
+      if (!src.includes("__shared__") || !src.includes("__syncthreads") || !STEP.test(src)) continue;
       const shared = new Set<string>();
       for (const decl of descendants(fn, "declaration")) {
         if (!namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "__shared__"))

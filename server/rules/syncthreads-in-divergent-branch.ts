@@ -2,36 +2,31 @@
 // synchronizes with the wrong barrier. Conditions on blockIdx or kernel arguments are uniform and fine.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { ancestors, declaredName, descendants, isDeviceCode, unparen } from "./util/nodes";
+import { FileIndex } from "./util/fileIndex";
+import { ancestors, declaredName, descendants, unparen } from "./util/nodes";
 
-const BARRIERS: ReadonlySet<string> = new Set([
-  "__syncthreads",
-  "__syncthreads_count",
-  "__syncthreads_and",
-  "__syncthreads_or",
-]);
+const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
+
 /** Built-ins that differ between threads of one block. */
 const PER_THREAD: ReadonlySet<string> = new Set(["threadIdx", "laneid", "__lane_id"]);
 
 /** Names in a function whose value depends on the thread index, found to a fixed point. */
 function threadDependentNames(fn: Node): Set<string> {
   const tainted = new Set<string>();
-  const pairs: { name: string; value: Node }[] = [];
-  for (const d of descendants(fn, "init_declarator")) {
-    const name = declaredName(d.childForFieldName("declarator"));
-    const value = d.childForFieldName("value");
-    if (name && value) pairs.push({ name: name.text, value });
-  }
-  for (const a of descendants(fn, "assignment_expression")) {
-    const left = unparen(a.childForFieldName("left") ?? a);
-    const right = a.childForFieldName("right");
-    if (left.type === "identifier" && right) pairs.push({ name: left.text, value: right });
+  const pairs: { name: string; value: string }[] = [];
+  for (const d of descendants(fn, "init_declarator", "assignment_expression")) {
+    const target =
+      d.type === "init_declarator"
+        ? declaredName(d.childForFieldName("declarator"))
+        : unparen(d.childForFieldName("left") ?? d);
+    const value = d.childForFieldName(d.type === "init_declarator" ? "value" : "right");
+    if (target?.type === "identifier" && value) pairs.push({ name: target.text, value: value.text });
   }
   for (let changed = true; changed;) {
     changed = false;
+    const re = taintRegex(tainted);
     for (const { name, value } of pairs) {
-      if (tainted.has(name)) continue;
-      if (dependsOnThread(value, tainted)) {
+      if (!tainted.has(name) && re.test(value)) {
         tainted.add(name);
         changed = true;
       }
@@ -40,12 +35,12 @@ function threadDependentNames(fn: Node): Set<string> {
   return tainted;
 }
 
+function taintRegex(tainted: ReadonlySet<string>): RegExp {
+  return new RegExp(`\\b(${[...PER_THREAD, ...tainted].join("|")})\\b`);
+}
+
 function dependsOnThread(n: Node, tainted: ReadonlySet<string>): boolean {
-  for (const id of descendants(n, "identifier")) {
-    if (PER_THREAD.has(id.text) || tainted.has(id.text)) return true;
-  }
-  if (n.type === "identifier") return PER_THREAD.has(n.text) || tainted.has(n.text);
-  return false;
+  return taintRegex(tainted).test(n.text);
 }
 
 /** The condition that decides whether `child` of `branch` runs, if `branch` is a control statement. */
@@ -83,13 +78,17 @@ export const syncthreadsInDivergentBranch: Rule = {
   summary:
     "__syncthreads() under a condition that depends on the thread index: not every thread reaches the barrier.",
   check(ctx) {
-    for (const fn of descendants(ctx.tree.rootNode, "function_definition")) {
-      if (!isDeviceCode(fn)) continue;
-      const calls = descendants(fn, "call_expression").filter((c) => {
-        const f = c.childForFieldName("function");
-        return f?.type === "identifier" && BARRIERS.has(f.text);
-      });
-      if (calls.length === 0) continue;
+    const idx = FileIndex.of(ctx);
+    const byFunction = new Map<number, { fn: Node; calls: Node[] }>();
+    for (const id of idx.tokens(/\b(__syncthreads(?:_count|_and|_or)?)\s*\(/g, IDENTS)) {
+      const call = id.parent;
+      const f = idx.deviceFunctionAt(id.startIndex);
+      if (call?.type !== "call_expression" || !f) continue;
+      const entry = byFunction.get(f.node.id) ?? { fn: f.node, calls: [] };
+      entry.calls.push(call);
+      byFunction.set(f.node.id, entry);
+    }
+    for (const { fn, calls } of byFunction.values()) {
       const tainted = threadDependentNames(fn);
       for (const call of calls) {
         let child: Node = call;

@@ -1,7 +1,8 @@
 // Is a node compiled only for sm_80+? Evaluates the `#if`/`#elif`/`#else` conditions around it with
 // __CUDA_ARCH__ set to each low target, in three-valued logic (other macros are unknown).
 import type { Node } from "web-tree-sitter";
-import { ancestors, namedChildren, unparen } from "./nodes";
+import type { FileIndex } from "./fileIndex";
+import { namedChildren, unparen } from "./nodes";
 import { parseIntLiteral } from "./constEval";
 
 type Tri = boolean | undefined;
@@ -95,31 +96,43 @@ function branchActive(branch: Node, arch: number): Tri {
 }
 
 /**
- * True when every enclosing preprocessor branch that mentions __CUDA_ARCH__ keeps `node` out of the device
- * passes for all `lowArchs` (SM numbers such as 75). Unknown conditions do not count as a guard.
+ * Text ranges [start, end) of the preprocessor arms that are compiled for none of `lowArchs` (SM numbers
+ * such as 75): `#if __CUDA_ARCH__ >= 800` bodies, `#else` arms of `< 800` tests, and so on. Unknown
+ * conditions (other macros) are not guards.
  */
-export function guardedFrom(node: Node, lowArchs: readonly number[]): boolean {
-  if (lowArchs.length === 0) return true;
-  const arms: Node[] = [];
-  let from = node;
-  for (const a of ancestors(node)) {
-    if (["preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else"].includes(a.type)) {
-      // Only the arm that holds the node counts: not when it sits in the condition or in a later arm.
-      const alt = a.childForFieldName("alternative");
-      const cond = a.childForFieldName("condition") ?? a.childForFieldName("name");
-      if ((!alt || alt.id !== from.id) && (!cond || cond.id !== from.id)) arms.push(a);
-    }
-    from = a;
+export function archOffRanges(idx: FileIndex, lowArchs: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  if (lowArchs.length === 0) return out;
+  for (const m of idx.scan(/^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else)\b/gm)) {
+    const hash = m.index + m[0].indexOf("#");
+    const tok = idx.nodeAt(hash, m.index + m[0].length);
+    const arm = ARMS.has(tok.type) ? tok : tok.parent;
+    if (!arm || !ARMS.has(arm.type)) continue;
+    if (!lowArchs.every((sm) => branchActive(arm, sm * 10) === false)) continue;
+    const head = arm.childForFieldName("condition") ?? arm.childForFieldName("name") ?? arm.child(0);
+    const alt = arm.childForFieldName("alternative");
+    out.push([head?.endIndex ?? arm.startIndex, alt?.startIndex ?? arm.endIndex]);
   }
-  return lowArchs.every((sm) => arms.some((a) => branchActive(a, sm * 10) === false));
+  return out;
+}
+
+const ARMS: ReadonlySet<string> = new Set(["preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else"]);
+
+export function inRanges(offset: number, ranges: readonly [number, number][]): boolean {
+  return ranges.some(([a, b]) => offset >= a && offset < b);
 }
 
 /** Does the file guard anything on __CUDA_ARCH__ >= 800 at all (for the `cuda_bf16.h` include check)? */
-export function hasBf16Guard(root: Node): boolean {
-  for (const n of root.descendantsOfType(["preproc_if", "preproc_elif"])) {
+export function hasBf16Guard(idx: FileIndex): boolean {
+  for (const m of idx.scan(/^[ \t]*#[ \t]*(if|elif)\b/gm)) {
+    const hash = m.index + m[0].indexOf("#");
+    const tok = idx.nodeAt(hash, m.index + m[0].length);
+    const n = tok.type === "preproc_if" || tok.type === "preproc_elif" ? tok : tok.parent;
     const c = n?.childForFieldName("condition");
-    if (c && truth(c, 750) === false && truth(c, 800) === true) return true;
-    if (c && truth(c, 750) === true && truth(c, 800) === false) return true;
+    if (!c) continue;
+    const lo = truth(c, 750);
+    const hi = truth(c, 800);
+    if (lo !== undefined && hi !== undefined && lo !== hi) return true;
   }
   return false;
 }

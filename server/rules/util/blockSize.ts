@@ -3,7 +3,8 @@
 import type { Node } from "web-tree-sitter";
 import type { LintContext } from "../rule";
 import { Constants } from "./constEval";
-import { descendants, launchConfig, namedChildren } from "./nodes";
+import { FileIndex, kernelLaunches } from "./fileIndex";
+import { namedChildren } from "./nodes";
 
 export interface KnownBlockSize {
   /** The node to report on. */
@@ -15,17 +16,22 @@ export interface KnownBlockSize {
 }
 
 export function knownBlockSizes(ctx: LintContext): KnownBlockSize[] {
-  const root = ctx.tree.rootNode;
-  const consts = new Constants(root);
+  const idx = FileIndex.of(ctx);
+  return idx.shared("blockSizes", () => findBlockSizes(idx));
+}
+
+function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
+  const consts = Constants.of(idx);
   const out: KnownBlockSize[] = [];
-  for (const call of descendants(root, "call_expression")) {
-    const cfg = launchConfig(call);
-    const block = cfg?.[1];
+  for (const { config } of kernelLaunches(idx)) {
+    const block = config[1];
     if (!block) continue;
     const dims = consts.dims(block);
     if (dims) out.push({ node: block, dims, literal: consts.sourceLiteral(block), source: "launch" });
   }
-  for (const lb of descendants(root, "launch_bounds")) {
+  for (const m of idx.scan(/\b__launch_bounds__\b/g)) {
+    const lb = idx.nodeAt(m.index, m.index + m[0].length).parent;
+    if (lb?.type !== "launch_bounds") continue;
     const first = namedChildren(lb)[0];
     if (!first) continue;
     const v = consts.value(first);

@@ -1,7 +1,8 @@
 // Integer constant evaluation at lint time: literals, arithmetic, sizeof, casts, and names bound to
 // `#define`s, `const`/`constexpr` values, `dim3` declarations and locals assigned exactly once.
 import type { Node } from "web-tree-sitter";
-import { ancestors, declaredName, descendants, namedChildren, unparen } from "./nodes";
+import type { FileIndex } from "./fileIndex";
+import { namedChildren, unparen } from "./nodes";
 
 /** Sizes of the scalar types kernels use, in bytes. */
 export const TYPE_SIZES: Readonly<Record<string, number>> = {
@@ -137,71 +138,80 @@ function evalMacroText(
 type Binding =
   { kind: "expr"; node: Node } | { kind: "macro"; text: string } | { kind: "dim3"; args: Node[] };
 
+const NAME_NODES: ReadonlySet<string> = new Set(["identifier", "type_identifier"]);
+
 /**
- * Constant bindings of one file. Locals count only when nothing else assigns them in their function, so
- * `int threads = 256; ... threads = n;` is not taken as 256.
+ * Constant bindings of one file, looked up on demand by name. Locals count only when nothing assigns
+ * them again, so `int threads = 256; ... threads = n;` is not taken as 256.
  */
 export class Constants {
   private readonly bindings = new Map<string, Binding[]>();
   private readonly evaluating = new Set<string>();
 
-  constructor(root: Node) {
-    for (const def of descendants(root, "preproc_def")) {
-      const name = def.childForFieldName("name")?.text;
-      const value = def.childForFieldName("value")?.text;
-      if (name && value) this.add(name, { kind: "macro", text: value });
-    }
-    const reassigned = new Set<string>();
-    for (const a of descendants(root, "assignment_expression", "update_expression")) {
-      const target = unparen(a.childForFieldName("left") ?? a.childForFieldName("argument") ?? a);
-      if (target.type === "identifier") reassigned.add(target.text);
-    }
-    for (const decl of descendants(root, "declaration")) {
-      const type = decl.childForFieldName("type");
-      if (!type) continue;
-      const isConst = namedChildren(decl).some(
-        (c) => c.type === "type_qualifier" && (c.text === "const" || c.text === "constexpr"),
-      );
-      const isDim3 = type.text === "dim3";
-      for (const d of namedChildren(decl)) {
-        if (d.type === "init_declarator") {
-          const nameNode = d.childForFieldName("declarator");
-          const value = d.childForFieldName("value");
-          if (nameNode?.type !== "identifier" || !value) continue;
-          if (!isConst && reassigned.has(nameNode.text)) continue;
-          if (isDim3) {
-            // dim3 b(256, 4) | dim3 b{256} | dim3 b = dim3(256)
-            const inner = value.type === "call_expression" ? value.childForFieldName("arguments") : value;
-            const args = inner ? namedChildren(inner).filter((n) => n.type !== "comment") : [];
-            if (
-              value.type === "argument_list" ||
-              value.type === "initializer_list" ||
-              value.type === "call_expression"
-            )
-              this.add(nameNode.text, { kind: "dim3", args });
-            else this.add(nameNode.text, { kind: "expr", node: value });
-          } else this.add(nameNode.text, { kind: "expr", node: value });
-        } else if (isDim3 && d.type === "function_declarator") {
-          // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
-          const name = d.childForFieldName("declarator");
-          const params = d.childForFieldName("parameters");
-          if (name?.type !== "identifier" || !params || reassigned.has(name.text)) continue;
-          const args = namedChildren(params).map((p) => p.childForFieldName("type") ?? p);
-          this.add(name.text, { kind: "dim3", args });
-        }
-      }
-    }
+  private constructor(private readonly idx: FileIndex) {}
+
+  /** The file's constants, shared by every rule of one lint run. */
+  static of(idx: FileIndex): Constants {
+    return idx.shared("constants", () => new Constants(idx));
   }
 
-  private add(name: string, b: Binding): void {
-    const list = this.bindings.get(name) ?? [];
-    list.push(b);
+  private bindingsOf(name: string): Binding[] {
+    const cached = this.bindings.get(name);
+    if (cached) return cached;
+    const found: { b: Binding; isConst: boolean }[] = [];
+    let reassigned = false;
+    this.bindings.set(name, []);
+    for (const n of this.idx.tokens(new RegExp(`\\b${name}\\b`, "g"), NAME_NODES)) {
+      const p = n.parent;
+      if (!p) continue;
+      if (p.type === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
+        const value = p.childForFieldName("value")?.text;
+        if (value) found.push({ b: { kind: "macro", text: value }, isConst: true });
+      } else if (p.type === "init_declarator" && p.childForFieldName("declarator")?.id === n.id) {
+        const decl = p.parent;
+        const value = p.childForFieldName("value");
+        const type = decl?.childForFieldName("type");
+        if (!decl || !value || !type) continue;
+        const isConst = namedChildren(decl).some(
+          (c) => c.type === "type_qualifier" && (c.text === "const" || c.text === "constexpr"),
+        );
+        if (type.text === "dim3") {
+          // dim3 b(256, 4) | dim3 b{256} | dim3 b = dim3(256)
+          const inner = value.type === "call_expression" ? value.childForFieldName("arguments") : value;
+          const args = inner ? namedChildren(inner).filter((a) => a.type !== "comment") : [];
+          if (
+            value.type === "argument_list" ||
+            value.type === "initializer_list" ||
+            value.type === "call_expression"
+          )
+            found.push({ b: { kind: "dim3", args }, isConst });
+          else found.push({ b: { kind: "expr", node: value }, isConst });
+        } else found.push({ b: { kind: "expr", node: value }, isConst });
+      } else if (p.type === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
+        // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
+        const decl = p.parent;
+        const params = p.childForFieldName("parameters");
+        if (decl?.type !== "declaration" || decl.childForFieldName("type")?.text !== "dim3" || !params)
+          continue;
+        const isConst = namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "const");
+        const args = namedChildren(params).map((q) => q.childForFieldName("type") ?? q);
+        found.push({ b: { kind: "dim3", args }, isConst });
+      } else if (
+        (p.type === "assignment_expression" && p.childForFieldName("left")?.id === n.id) ||
+        p.type === "update_expression"
+      ) {
+        reassigned = true;
+      }
+    }
+    const list = found.filter((f) => f.isConst || !reassigned).map((f) => f.b);
     this.bindings.set(name, list);
+    return list;
   }
 
   /** A name bound to one value only (two different bindings, e.g. in two functions, make it unknown). */
   private single(name: string): Binding | undefined {
-    const list = this.bindings.get(name);
+    if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
+    const list = this.bindingsOf(name);
     if (!list || list.length === 0) return undefined;
     if (list.length === 1) return list[0];
     const texts = new Set(
@@ -317,11 +327,3 @@ export class Constants {
     return undefined;
   }
 }
-
-/** Is `node` inside `outer`? */
-export function within(node: Node, outer: Node): boolean {
-  for (const a of ancestors(node)) if (a.id === outer.id) return true;
-  return node.id === outer.id;
-}
-
-export { declaredName };

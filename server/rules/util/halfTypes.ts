@@ -1,7 +1,7 @@
 // Which expressions hold FP16/BF16 values: a per-function symbol table plus the return types of the
 // conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
 import type { Node } from "web-tree-sitter";
-import { declaredName, descendants, namedChildren, unparen } from "./nodes";
+import { declaredName, namedChildren, unparen } from "./nodes";
 
 export type HalfKind = "half" | "bf16" | "half2" | "bf162";
 
@@ -70,50 +70,82 @@ const RETURNS: Readonly<Record<string, HalfKind>> = {
   __halves2bfloat162: "bf162",
 };
 
-function indirectionOf(declarator: Node | null): number {
-  let n = 0;
-  for (let d = declarator; d; d = d.childForFieldName("declarator")) {
-    if (d.type === "pointer_declarator" || d.type === "array_declarator") n++;
-    if (d.type === "identifier") break;
+const NOT_NAMES: ReadonlySet<string> = new Set([
+  "const",
+  "volatile",
+  "__restrict__",
+  "__restrict",
+  "restrict",
+]);
+
+/**
+ * The declarators after the type in a declaration's text: `* __restrict__ x`, `*y = in + n, z[8];`.
+ * Each gives its name, its `*`/`[]` count, and whether it is an array.
+ */
+export function parseDeclarators(text: string): { name: string; indirection: number; array: boolean }[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = "";
+  let inInit = false;
+  for (const ch of text) {
+    if (ch === "(" || ch === "[" || ch === "{") depth++;
+    else if (ch === ")" || ch === "]" || ch === "}") depth--;
+    if (depth === 0 && ch === ",") {
+      parts.push(cur);
+      cur = "";
+      inInit = false;
+      continue;
+    }
+    if (depth === 0 && ch === "=") inInit = true;
+    if (depth === 1 && ch === "(" && /\w\s*$/.test(cur)) inInit = true; // `T x(args)`
+    if (depth === 1 && ch === "{") inInit = true;
+    if (!inInit) cur += ch;
   }
-  return n;
+  parts.push(cur);
+  const out: { name: string; indirection: number; array: boolean }[] = [];
+  for (const p of parts) {
+    const head = p.split("[")[0]!;
+    const names = (head.match(/[A-Za-z_]\w*/g) ?? []).filter((w) => !NOT_NAMES.has(w));
+    const name = names[names.length - 1];
+    if (!name) continue;
+    const arrays = (p.match(/\[/g) ?? []).length;
+    out.push({ name, indirection: (head.match(/\*/g) ?? []).length + arrays, array: arrays > 0 });
+  }
+  return out;
 }
 
 /** Declarations of half-typed names in a scope (a function, or the file for file-scope names). */
 export class HalfScope {
   private readonly names = new Map<string, HalfType | null>();
 
-  constructor(...scopes: Node[]) {
-    for (const scope of scopes) {
-      for (const decl of descendants(scope, "parameter_declaration", "declaration", "field_declaration")) {
-        const typeNode = decl.childForFieldName("type");
-        if (!typeNode) continue;
-        let kind = halfKindOfType(typeNode.text);
-        const shared = namedChildren(decl).some(
-          (c) => c.type === "type_qualifier" && c.text === "__shared__",
-        );
-        for (const d of namedChildren(decl)) {
-          if (d.id === typeNode.id || d.type === "type_qualifier" || d.type === "storage_class_specifier")
-            continue;
-          const name = declaredName(d);
-          if (!name) continue;
-          let ind = indirectionOf(d.type === "init_declarator" ? d.childForFieldName("declarator") : d);
-          // `auto* p = reinterpret_cast<const __half2*>(...)`: the cast names the type
-          if (!kind && typeNode.type === "placeholder_type_specifier" && d.type === "init_declarator") {
-            const t = this.typeOf(d.childForFieldName("value"));
-            if (t) {
-              kind = t.kind;
-              ind = t.indirection;
-            }
-          }
-          const inner = d.type === "init_declarator" ? d.childForFieldName("declarator") : d;
-          const array = inner
-            ? inner.type === "array_declarator" || descendants(inner, "array_declarator").length > 0
-            : false;
-          this.set(name.text, kind ? { kind, indirection: ind, shared, array } : null);
-          if (typeNode.type === "placeholder_type_specifier") kind = undefined;
-        }
+  /** `decls`: declaration / parameter_declaration / field_declaration nodes; `outer`: the enclosing scope. */
+  constructor(
+    decls: Iterable<Node>,
+    private readonly outer?: HalfScope,
+  ) {
+    for (const decl of decls) {
+      const typeNode = decl.childForFieldName("type");
+      if (!typeNode) continue;
+      const kind = halfKindOfType(typeNode.text);
+      if (!kind) {
+        // `auto* p = reinterpret_cast<const __half2*>(...)`: the cast names the type (rare: use the tree)
+        if (typeNode.type === "placeholder_type_specifier") this.addAuto(decl);
+        continue;
       }
+      // Plain declarations are read from their text: asking the tree for each declarator costs more.
+      const declText = decl.text;
+      const shared = /\b__shared__\b/.test(declText.slice(0, typeNode.startIndex - decl.startIndex));
+      for (const d of parseDeclarators(declText.slice(typeNode.endIndex - decl.startIndex)))
+        this.set(d.name, { kind, indirection: d.indirection, shared, array: d.array });
+    }
+  }
+
+  private addAuto(decl: Node): void {
+    for (const d of namedChildren(decl)) {
+      if (d.type !== "init_declarator") continue;
+      const name = declaredName(d);
+      const t = this.typeOf(d.childForFieldName("value"));
+      if (name && t) this.set(name.text, { ...t, shared: false, array: false });
     }
   }
 
@@ -126,7 +158,13 @@ export class HalfScope {
   }
 
   lookup(name: string): HalfType | undefined {
-    return this.names.get(name) ?? undefined;
+    if (this.names.has(name)) return this.names.get(name) ?? undefined;
+    return this.outer?.lookup(name);
+  }
+
+  /** Names declared in this scope with a half type. */
+  halfNames(): string[] {
+    return [...this.names].flatMap(([n, t]) => (t ? [n] : []));
   }
 
   /** The half type of an expression when it is known. */

@@ -43,38 +43,6 @@ export function* ancestors(node: Node, stop?: Node): Generator<Node> {
   for (let p = node.parent; p && (!stop || p.id !== stop.id); p = p.parent) yield p;
 }
 
-export function enclosingFunction(node: Node): Node | undefined {
-  for (const a of ancestors(node)) {
-    if (a.type === "function_definition" || a.type === "lambda_expression") return a;
-  }
-  return undefined;
-}
-
-export type FunctionSpace = "global" | "device" | "host";
-
-/** Where a function runs, from its CUDA execution-space qualifiers (`__host__ __device__` counts as device). */
-export function functionSpace(fn: Node): FunctionSpace {
-  let space: FunctionSpace = "host";
-  for (const c of children(fn)) {
-    if (c.type === "__global__") return "global";
-    if (c.type === "__device__") space = "device";
-    if (c.type === "body" || c.type === "compound_statement") break;
-  }
-  return space;
-}
-
-export function isDeviceCode(fn: Node): boolean {
-  return functionSpace(fn) !== "host";
-}
-
-/** The function's declared name (without template arguments or scope). */
-export function functionName(fn: Node): string | undefined {
-  let d = fn.childForFieldName("declarator");
-  while (d && d.type !== "function_declarator") d = d.childForFieldName("declarator");
-  const name = d?.childForFieldName("declarator");
-  return name?.text;
-}
-
 /** The identifier a declarator declares, through pointers, arrays, references and initialisers. */
 export function declaredName(declarator: Node | null): Node | undefined {
   let d = declarator;
@@ -91,30 +59,10 @@ export function declaredName(declarator: Node | null): Node | undefined {
   return undefined;
 }
 
-/** The called function's plain name: `f(...)`, `f<T>(...)`, `ns::f(...)`; undefined for member calls. */
-export function calleeName(call: Node): string | undefined {
-  let f = call.childForFieldName("function");
-  if (f?.type === "template_function") f = f.childForFieldName("name");
-  if (f?.type === "qualified_identifier") f = f.childForFieldName("name");
-  return f?.type === "identifier" ? f.text : undefined;
-}
-
 /** The arguments of a call as nodes (empty when unparsable). */
 export function callArguments(call: Node): Node[] {
   const args = call.childForFieldName("arguments");
   return args ? namedChildren(args).filter((a) => a.type !== "comment") : [];
-}
-
-/** The <<<grid, block, smem, stream>>> configuration of a kernel launch, or undefined for other calls. */
-export function launchConfig(call: Node): Node[] | undefined {
-  const k = namedChildren(call).find((c) => c.type === "kernel_call_syntax");
-  return k ? namedChildren(k).filter((a) => a.type !== "comment") : undefined;
-}
-
-/** Does `node` contain an identifier named one of `names` (a cheap text pre-check first)? */
-export function mentions(node: Node, names: ReadonlySet<string>): boolean {
-  for (const id of descendants(node, "identifier")) if (names.has(id.text)) return true;
-  return false;
 }
 
 /** Strips parentheses around an expression. */

@@ -1,0 +1,219 @@
+// Finding nodes fast. Walking a whole web-tree-sitter tree from JS costs ~30 ms per 5,000 lines, so
+// rules look for their tokens in the text with a regex and ask the tree only at those offsets
+// (descendantForIndex, ~2 µs). One index per tree, shared by every rule of one lint run.
+import type { Node, Tree } from "web-tree-sitter";
+import type { LintContext } from "../rule";
+
+export interface FunctionInfo {
+  node: Node;
+  body: Node;
+  space: "global" | "device";
+  start: number;
+  end: number;
+}
+
+const cache = new WeakMap<Tree, FileIndex>();
+
+const LOOP_TYPES: ReadonlySet<string> = new Set([
+  "for_statement",
+  "while_statement",
+  "do_statement",
+  "for_range_loop",
+]);
+
+/** Nodes that can hold function definitions at or near file level. */
+const CONTAINERS: ReadonlySet<string> = new Set([
+  "template_declaration",
+  "namespace_definition",
+  "declaration_list",
+  "linkage_specification",
+  "preproc_if",
+  "preproc_ifdef",
+  "preproc_else",
+  "preproc_elif",
+  "class_specifier",
+  "struct_specifier",
+  "field_declaration_list",
+  "declaration",
+]);
+
+export class FileIndex {
+  readonly root: Node;
+  private deviceFns: FunctionInfo[] | undefined;
+  /** Per-file values shared by the rules of one run (launches, constants, half declarations). */
+  private readonly memo = new Map<string, unknown>();
+
+  shared<T>(key: string, make: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, make());
+    return this.memo.get(key) as T;
+  }
+
+  private constructor(
+    readonly tree: Tree,
+    readonly text: string,
+  ) {
+    this.root = tree.rootNode;
+  }
+
+  static of(ctx: Pick<LintContext, "tree" | "text">): FileIndex {
+    const hit = cache.get(ctx.tree);
+    if (hit && hit.text === ctx.text) return hit;
+    const idx = new FileIndex(ctx.tree, ctx.text);
+    cache.set(ctx.tree, idx);
+    return idx;
+  }
+
+  nodeAt(start: number, end: number): Node {
+    return this.root.descendantForIndex(start, end) ?? this.root;
+  }
+
+  /** Every match of a global regex in [from, to). */
+  *scan(re: RegExp, from = 0, to = this.text.length): Generator<RegExpExecArray> {
+    const r = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g");
+    r.lastIndex = from;
+    for (let m = r.exec(this.text); m && m.index < to; m = r.exec(this.text)) {
+      if (m[0].length === 0) r.lastIndex++;
+      yield m;
+    }
+  }
+
+  /**
+   * Nodes of the given types whose text is exactly a match of `re` (group 1 when the regex has one), in
+   * [from, to): a name in a comment or string is not returned.
+   */
+  tokens(re: RegExp, types: ReadonlySet<string>, from = 0, to = this.text.length): Node[] {
+    const out: Node[] = [];
+    for (const m of this.scan(re, from, to)) {
+      const word = m[1] ?? m[0];
+      const start = m.index + m[0].indexOf(word);
+      const n = this.nodeAt(start, start + word.length);
+      if (types.has(n.type) && n.startIndex === start && n.endIndex === start + word.length) out.push(n);
+    }
+    return out;
+  }
+
+  /** Kernels and __device__ functions with bodies, in document order. */
+  deviceFunctions(): FunctionInfo[] {
+    if (this.deviceFns) return this.deviceFns;
+    const byId = new Map<number, FunctionInfo>();
+    for (const m of this.scan(/\b(__global__|__device__)\b/g)) {
+      const tok = this.nodeAt(m.index, m.index + m[0].length);
+      const fn = tok.parent;
+      if (!fn || fn.type !== "function_definition") continue;
+      const known = byId.get(fn.id);
+      if (known) {
+        if (m[1] === "__global__") known.space = "global";
+        continue;
+      }
+      const body = fn.childForFieldName("body");
+      if (!body) continue;
+      byId.set(fn.id, {
+        node: fn,
+        body,
+        space: m[1] === "__global__" ? "global" : "device",
+        start: fn.startIndex,
+        end: fn.endIndex,
+      });
+    }
+    const out = [...byId.values()].sort((a, b) => a.start - b.start);
+    this.deviceFns = out;
+    return out;
+  }
+
+  /**
+   * The innermost function definition containing `offset`, found top-down through the file's top-level
+   * structure (templates, namespaces, `extern "C"`, preprocessor blocks, classes): Node.parent costs
+   * grow with the number of top-level items, so walking up from many nodes is avoided.
+   */
+  functionAt(offset: number): Node | undefined {
+    let node: Node = this.root;
+    let found: Node | undefined;
+    for (let depth = 0; depth < 12; depth++) {
+      const kids = this.childrenOf(node);
+      let lo = 0;
+      let hi = kids.length - 1;
+      let next: Node | undefined;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const k = kids[mid]!;
+        if (offset < k.startIndex) hi = mid - 1;
+        else if (offset >= k.endIndex) lo = mid + 1;
+        else {
+          next = k;
+          break;
+        }
+      }
+      if (!next) return found;
+      if (next.type === "function_definition") {
+        found = next;
+        // look for a nested function (a class body inside a function is rare; lambdas are not functions here)
+        return found;
+      }
+      if (!CONTAINERS.has(next.type)) return found;
+      node = next;
+    }
+    return found;
+  }
+
+  private readonly kids = new Map<number, Node[]>();
+  private childrenOf(n: Node): Node[] {
+    let k = this.kids.get(n.id);
+    if (!k) {
+      k = n.namedChildren.filter((c): c is Node => c !== null);
+      this.kids.set(n.id, k);
+    }
+    return k;
+  }
+
+  /** Loop statements in [from, to), from their keywords, in document order. */
+  loops(from: number, to: number): Node[] {
+    const out: Node[] = [];
+    for (const m of this.scan(/\b(for|while|do)\b/g, from, to)) {
+      const kw = this.nodeAt(m.index, m.index + m[0].length);
+      const loop = kw.parent;
+      if (loop && kw.type === m[0] && LOOP_TYPES.has(loop.type) && loop.startIndex === m.index)
+        out.push(loop);
+    }
+    return out;
+  }
+
+  /** The device function whose body holds `offset`, if any. */
+  deviceFunctionAt(offset: number): FunctionInfo | undefined {
+    const fns = this.deviceFunctions();
+    let lo = 0;
+    let hi = fns.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const f = fns[mid]!;
+      if (offset < f.start) hi = mid - 1;
+      else if (offset >= f.end) lo = mid + 1;
+      else return offset >= f.body.startIndex && offset < f.body.endIndex ? f : undefined;
+    }
+    return undefined;
+  }
+}
+
+/** The nearest enclosing function definition, by walking up (each step ~1.5 µs: use for few nodes). */
+export function enclosingFunctionOf(node: Node): Node | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
+  return undefined;
+}
+
+/** Every kernel launch: the call and its <<<grid, block, smem, stream>>> arguments. */
+export function kernelLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
+  return idx.shared("launches", () => findLaunches(idx));
+}
+
+function findLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
+  const out: { call: Node; config: Node[] }[] = [];
+  for (const m of idx.scan(/<<</g)) {
+    const tok = idx.nodeAt(m.index, m.index + 3);
+    const k = tok.type === "kernel_call_syntax" ? tok : tok.parent;
+    if (k?.type !== "kernel_call_syntax" || k.parent?.type !== "call_expression") continue;
+    out.push({
+      call: k.parent,
+      config: k.namedChildren.filter((n): n is Node => !!n && n.type !== "comment"),
+    });
+  }
+  return out;
+}
