@@ -1,0 +1,197 @@
+// The process launcher with real processes: hostile file names stay single arguments and run
+// nothing, timeouts and cancellation end the process (SIGKILL when SIGTERM is ignored), missing
+// and non-executable programs give clear errors, and the policy/observer hooks see every launch.
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, afterEach, describe, it } from "node:test";
+import {
+  addLaunchObserver,
+  LaunchError,
+  runProcess,
+  setLaunchPolicy,
+  spawnChecked,
+  type LaunchEvent,
+} from "../../../server/process/launch";
+
+const dir = mkdtempSync(join(tmpdir(), "ckd-launch-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => setLaunchPolicy(undefined));
+
+// Each of these, if a shell ever saw it, would create a file in `dir` or break the argument apart.
+const HOSTILE = [
+  "kernel with spaces.cu",
+  `it's "quoted".cu`,
+  `$(touch ${join(dir, "pwned-dollar")}).cu`,
+  "`touch " + join(dir, "pwned-backtick") + "`.cu",
+  `a; touch ${join(dir, "pwned-semicolon")}.cu`,
+  `b | touch ${join(dir, "pwned-pipe")} &.cu`,
+  "-dash-first.cu",
+  "tab\tand\nnewline.cu",
+];
+
+const pwned = (): string[] => readdirSync(dir).filter((f) => f.startsWith("pwned"));
+
+describe("launcher: arguments are never seen by a shell", () => {
+  it("hostile names reach the program as single, unchanged arguments", async () => {
+    const r = await runProcess(process.execPath, [
+      "-e",
+      "process.stdout.write(JSON.stringify(process.argv.slice(1)))",
+      ...HOSTILE,
+    ]);
+    assert.equal(r.exitCode, 0);
+    assert.deepEqual(JSON.parse(r.stdout), HOSTILE);
+    assert.deepEqual(pwned(), []);
+  });
+
+  it("files with hostile names are read, and a program with a hostile name runs", async () => {
+    for (const name of HOSTILE) {
+      const file = join(dir, name.replace(/\//g, "_"));
+      writeFileSync(file, `content of ${name}`);
+      const r = await runProcess("/bin/cat", ["--", file]);
+      assert.equal(r.stdout, `content of ${name}`);
+    }
+    const script = join(dir, "run $(touch pwned-script) `x`.sh");
+    writeFileSync(script, '#!/bin/sh\necho "ran with $# args: $1"\n');
+    chmodSync(script, 0o755);
+    const r = await runProcess(script, ["$(id)"]);
+    assert.equal(r.stdout.trim(), "ran with 1 args: $(id)");
+    assert.deepEqual(pwned(), []);
+  });
+});
+
+describe("launcher: ending processes", () => {
+  it("a timeout sends SIGTERM to a sleeping process", async () => {
+    const r = await runProcess("sleep", ["30"], { timeoutMs: 100 });
+    assert.equal(r.timedOut, true);
+    assert.equal(r.signal, "SIGTERM");
+  });
+
+  it("a process that ignores SIGTERM gets SIGKILL after the grace period", async () => {
+    // Cancel only once it says its SIGTERM handler is installed.
+    const ignoreTerm = "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.log('up')";
+    const ac = new AbortController();
+    const r = await runProcess(process.execPath, ["-e", ignoreTerm], {
+      signal: ac.signal,
+      killGraceMs: 200,
+      onLine: (l) => l === "up" && ac.abort(),
+    });
+    assert.equal(r.cancelled, true);
+    assert.equal(r.signal, "SIGKILL");
+  });
+
+  it("a grandchild holding the pipes open does not keep the result waiting", async () => {
+    // sh exits at once on SIGTERM; its background sleep keeps stdout open.
+    const r = await runProcess("sh", ["-c", "sleep 30 & wait"], { timeoutMs: 100 });
+    assert.equal(r.timedOut, true);
+  });
+
+  it("an AbortSignal cancels a running process, and an aborted one never starts", async () => {
+    const ac = new AbortController();
+    const running = runProcess("sleep", ["30"], { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    const r = await running;
+    assert.equal(r.cancelled, true);
+    assert.notEqual(r.exitCode, 0);
+
+    const seen: LaunchEvent[] = [];
+    const stop = addLaunchObserver((e) => seen.push(e));
+    const r2 = await runProcess("sleep", ["30"], { signal: AbortSignal.abort() });
+    stop();
+    assert.equal(r2.cancelled, true);
+    assert.deepEqual(seen, []);
+  });
+
+  it("exit codes, stdout, stderr and lines come back", async () => {
+    const lines: string[] = [];
+    const r = await runProcess(
+      process.execPath,
+      ["-e", "console.log('a\\nb'); console.error('c'); process.exit(3)"],
+      {
+        onLine: (l) => lines.push(l),
+      },
+    );
+    assert.equal(r.exitCode, 3);
+    assert.equal(r.stdout, "a\nb\n");
+    assert.equal(r.stderr, "c\n");
+    assert.deepEqual(lines.sort(), ["a", "b", "c"]);
+  });
+});
+
+describe("launcher: clear errors", () => {
+  it("a missing program names the tool and the setting", async () => {
+    await assert.rejects(
+      runProcess("nvcc-does-not-exist", ["--version"], { tool: "nvcc", setting: "cudaKernelDev.nvcc.path" }),
+      (e) =>
+        e instanceof LaunchError &&
+        e.code === "NOT_FOUND" &&
+        e.message ===
+          'nvcc was not found at "nvcc-does-not-exist": set cudaKernelDev.nvcc.path or put it on PATH',
+    );
+    await assert.rejects(
+      runProcess("/nonexistent/ncu", []),
+      (e) => e instanceof LaunchError && e.code === "NOT_FOUND",
+    );
+  });
+
+  it("a file that is not executable says so", async () => {
+    const f = join(dir, "not-executable");
+    writeFileSync(f, "#!/bin/sh\n");
+    chmodSync(f, 0o644);
+    await assert.rejects(
+      runProcess(f, [], { tool: "ncu" }),
+      (e) => e instanceof LaunchError && e.code === "NOT_EXECUTABLE" && /ncu/.test(e.message),
+    );
+  });
+});
+
+describe("launcher: policy and observers", () => {
+  it("observers see every launch with its arguments", async () => {
+    const seen: LaunchEvent[] = [];
+    const stop = addLaunchObserver((e) => seen.push(e));
+    await runProcess("true", ["x y"], { tool: "probe" });
+    stop();
+    await runProcess("true", []);
+    assert.deepEqual(seen, [{ tool: "probe", command: "true", args: ["x y"], outcome: "started" }]);
+  });
+
+  it("a denying policy starts nothing and says why", async () => {
+    const marker = join(dir, "marker-policy");
+    const script = join(dir, "writes-marker.sh");
+    writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(script, 0o755);
+    const seen: LaunchEvent[] = [];
+    const stop = addLaunchObserver((e) => seen.push(e));
+    setLaunchPolicy((req) => `${req.tool} is not run in an untrusted workspace`);
+    await assert.rejects(
+      runProcess(script, [], { tool: "nvcc" }),
+      (e) =>
+        e instanceof LaunchError &&
+        e.code === "DENIED" &&
+        e.message === "nvcc is not run in an untrusted workspace",
+    );
+    assert.throws(
+      () => spawnChecked(script, [], { tool: "the GPU runner" }),
+      (e) => e instanceof LaunchError && e.code === "DENIED",
+    );
+    stop();
+    assert.equal(existsSync(marker), false);
+    assert.deepEqual(
+      seen.map((e) => e.outcome),
+      ["denied", "denied"],
+    );
+    setLaunchPolicy(() => true);
+    await runProcess(script, []);
+    assert.equal(existsSync(marker), true);
+  });
+
+  it("a throwing observer does not change the launch", async () => {
+    const stop = addLaunchObserver(() => {
+      throw new Error("observer bug");
+    });
+    const r = await runProcess("echo", ["ok"]);
+    stop();
+    assert.equal(r.stdout, "ok\n");
+  });
+});
