@@ -3,7 +3,7 @@
 // the first launch's duration and its rule findings; its source page sibling marks rms.cu's hottest
 // line (38, the first load loop of rmsnorm_vec) in the gutter, with a hover giving the numbers.
 import assert from "node:assert/strict";
-import { cpSync } from "node:fs";
+import { chmodSync, cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { activeWebview, openFile, runCommand, screenshot, withFailureScreenshot } from "../support/browser";
@@ -15,9 +15,13 @@ let ui: UiSession;
 
 before(async () => {
   const workspace = scratchCopy(join(repoRoot, "examples"));
-  for (const f of ["rms.cu", "rms-profile.details.csv", "rms-profile.source.csv"])
+  for (const f of ["rms.cu", "rms-profile.details.csv", "rms-profile.source.csv", "markup-names.details.csv"])
     cpSync(join(FIX, f), join(workspace, f));
-  ui = await startUiSession({ workspace });
+  // nvidia-smi as a script printing the real H200 output: the view's parsing and layout, no GPU needed.
+  const smi = join(workspace, "fake-nvidia-smi.sh");
+  writeFileSync(smi, `#!/bin/sh\ncat '${join(FIX, "h200-nvidia-smi-q.xml")}'\n`);
+  chmodSync(smi, 0o755);
+  ui = await startUiSession({ workspace, settings: { "cudaKernelDev.nvidiaSmi.path": smi } });
 });
 after(async () => {
   await ui?.close();
@@ -52,7 +56,7 @@ test("an ncu CSV export opens in the profile panel with the right duration and f
 
 test("the source page marks the hottest line of rms.cu in the gutter, with a hover", async () => {
   await withFailureScreenshot(ui.page, "profile-hot-lines", async () => {
-    await openFile(ui.page, "rms.cu");
+    await ui.page.locator('.tabs-container .tab[aria-label^="rms.cu"]').first().click();
     await runCommand(ui.page, "Go to Line/Column...");
     await ui.page.locator(".quick-input-widget input").fill(":38:5");
     await ui.page.keyboard.press("Enter");
@@ -73,16 +77,64 @@ test("the source page marks the hottest line of rms.cu in the gutter, with a hov
     );
     assert.ok(!tops.includes(await lineTop(37)), "no mark on line 37");
     await screenshot(ui.page, "profile-hot-lines");
-    await editor
-      .locator(".view-line", {
-        hasText:
-          "for (int i = threadIdx.x; i < vh; i += blockDim.x) { float2 v = __bfloat1622float2(x[i]); s +=",
-      })
+    // The cursor is on line 38 (Go to Line above): ask for the hover from the keyboard.
+    await ui.page
+      .locator(".monaco-editor .view-lines")
       .first()
-      .hover();
+      .click({ position: { x: 60, y: 5 } })
+      .catch(() => undefined);
+    await runCommand(ui.page, "Go to Line/Column...");
+    await ui.page.locator(".quick-input-widget input").fill(":38:30");
+    await ui.page.keyboard.press("Enter");
+    await runCommand(ui.page, "Show or Focus Hover");
     const hover = ui.page.locator(".monaco-hover", { hasText: "Nsight Compute: line 38" });
     await hover.waitFor({ timeout: 15_000 });
     assert.match((await hover.textContent()) ?? "", /warp stall samples: 1480/);
     await screenshot(ui.page, "profile-hot-line-hover");
+  });
+});
+
+test("kernel names with markup are shown as text, never as HTML", async () => {
+  await withFailureScreenshot(ui.page, "profile-markup-names", async () => {
+    await openFile(ui.page, "markup-names.details.csv");
+    await runCommand(ui.page, "CUDA Kernel Dev: Open Nsight Compute Report or CSV");
+    const view = activeWebview(ui.page);
+    const h1 = view.locator("h1.kernel", { hasText: "onerror" });
+    await h1.waitFor({ timeout: 30_000 });
+    assert.equal(await h1.textContent(), "<img src=x onerror=alert(1)>");
+    assert.equal(await view.locator("img").count(), 0);
+    await view.locator("select#launch").selectOption("1");
+    await view.locator("h1.kernel", { hasText: "k<float, 4>" }).waitFor();
+    assert.match(
+      (await view.locator("select#launch").textContent()) ?? "",
+      /\[0\] <img src=x onerror=alert\(1\)>/,
+    );
+    await screenshot(ui.page, "profile-markup-names");
+  });
+});
+
+test("CUDA Devices view lists the GPU from nvidia-smi's XML (the real H200 output)", async () => {
+  await withFailureScreenshot(ui.page, "profile-devices", async () => {
+    await runCommand(ui.page, "Explorer: Focus on CUDA Devices View");
+    const device = ui.page.locator(".monaco-list-row", { hasText: "0: NVIDIA H200" }).first();
+    await device.waitFor({ timeout: 20_000 });
+    assert.match((await device.textContent()) ?? "", /Hopper.*140\.4 GiB/);
+    await ui.page
+      .locator(".monaco-list-row", { hasText: "Driver" })
+      .filter({ hasText: "580.159.04, CUDA 13.0" })
+      .first()
+      .waitFor();
+    await device.click();
+    await ui.page
+      .locator(".monaco-list-row", { hasText: "Memory" })
+      .filter({ hasText: "0.0 GiB used of 140.4 GiB" })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await ui.page
+      .locator(".monaco-list-row", { hasText: "SM clock" })
+      .filter({ hasText: "375 MHz (max 1980 MHz)" })
+      .first()
+      .waitFor();
+    await screenshot(ui.page, "profile-devices");
   });
 });
