@@ -50,51 +50,22 @@ export interface KernelInfo {
   hasBody: boolean;
 }
 
+// Comments, string and char literals (quotes kept so `extern "C"` stays recognisable), and
+// preprocessor lines with their continuations; one native regex pass keeps big files fast.
+const MASKED =
+  /\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|(?![\s\S]))|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?|^[ \t]*#(?:\\\r?\n|[^\n])*/gm;
+
 /** Replaces comments, string and character literals, and preprocessor lines with spaces (keeps newlines). */
 export function maskSource(text: string): string {
-  const out = text.split("");
-  const blank = (from: number, to: number) => {
-    for (let k = from; k < to; k++) if (out[k] !== "\n") out[k] = " ";
-  };
-  let i = 0;
-  let lineStart = true;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === "\n") {
-      lineStart = true;
-      i++;
-      continue;
-    }
-    if (lineStart && c === "#") {
-      // A preprocessor directive, with its backslash continuations.
-      let j = i;
-      while (j < text.length && !(text[j] === "\n" && text[j - 1] !== "\\")) j++;
-      blank(i, j);
-      i = j;
-      continue;
-    }
-    if (c !== " " && c !== "\t") lineStart = false;
-    if (c === "/" && text[i + 1] === "/") {
-      let j = text.indexOf("\n", i);
-      if (j < 0) j = text.length;
-      blank(i, j);
-      i = j;
-    } else if (c === "/" && text[i + 1] === "*") {
-      let j = text.indexOf("*/", i + 2);
-      j = j < 0 ? text.length : j + 2;
-      blank(i, j);
-      i = j;
-    } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
-      // Keep the quotes so `extern "C"` stays recognisable.
-      blank(i + 1, Math.min(j, text.length));
-      i = j + 1;
-    } else {
-      i++;
-    }
-  }
-  return out.join("");
+  return text.replace(MASKED, (m) => {
+    const q = m[0];
+    const blank = m.replace(/[^\n]/g, " ");
+    return q === '"' || q === "'"
+      ? q +
+          blank.slice(1, m.endsWith(q) && m.length > 1 ? -1 : undefined) +
+          (m.endsWith(q) && m.length > 1 ? q : "")
+      : blank;
+  });
 }
 
 class Positions {
