@@ -1,10 +1,15 @@
 // `cuda-kernel-dev occupancy --arch sm_90 --regs 64 --block 256 [--static-smem B] [--dynamic-smem B] [--json]`
-// and `--batch FILE.csv` (columns arch,regs,staticSmem,block,dynamicSmem[,barriers]): one JSON object
+// and `--batch FILE.csv` (columns arch,regs,staticSmem,block,dynamicSmem[,barriers][,maxDynamicSmem]): one JSON object
 // per row, in order. A bad row prints {"row": N, "error": "..."} in its place and the exit status is 1.
 import { Command } from "commander";
 import { parse } from "csv-parse/sync";
 import { readFileSync } from "node:fs";
-import { occupancy, OccupancyInputError, type OccupancyResult } from "../occupancy/occupancy";
+import {
+  occupancy,
+  OccupancyInputError,
+  type KernelUsage,
+  type OccupancyResult,
+} from "../occupancy/occupancy";
 import { CliError } from "./cliError";
 
 interface OccupancyCliOptions {
@@ -14,6 +19,7 @@ interface OccupancyCliOptions {
   staticSmem: string;
   dynamicSmem: string;
   barriers?: string;
+  maxDynamicSmem?: string;
   json?: boolean;
   batch?: string;
 }
@@ -25,21 +31,29 @@ function int(name: string, raw: string | undefined): number {
   return v;
 }
 
-function compute(
-  arch: string,
-  regs: string | undefined,
-  block: string | undefined,
-  staticSmem: string | undefined,
-  dynamicSmem: string | undefined,
-  barriers: string | undefined,
-): OccupancyResult {
-  const kernel = { regsPerThread: int("regs", regs), staticSmemBytes: int("staticSmem", staticSmem ?? "0") };
-  const launch = { blockSize: int("block", block), dynamicSmemBytes: int("dynamicSmem", dynamicSmem ?? "0") };
-  return occupancy(
-    arch,
-    barriers === undefined || barriers === "" ? kernel : { ...kernel, barriers: int("barriers", barriers) },
-    launch,
-  );
+interface Inputs {
+  arch: string;
+  regs?: string;
+  block?: string;
+  staticSmem?: string;
+  dynamicSmem?: string;
+  barriers?: string;
+  maxDynamicSmem?: string;
+}
+
+const given = (v: string | undefined): v is string => v !== undefined && v.trim() !== "";
+
+function compute(i: Inputs): OccupancyResult {
+  const kernel: KernelUsage = {
+    regsPerThread: int("regs", i.regs),
+    staticSmemBytes: int("staticSmem", i.staticSmem ?? "0"),
+  };
+  if (given(i.barriers)) kernel.barriers = int("barriers", i.barriers);
+  if (given(i.maxDynamicSmem)) kernel.maxDynamicSmemBytes = int("maxDynamicSmem", i.maxDynamicSmem);
+  return occupancy(i.arch, kernel, {
+    blockSize: int("block", i.block),
+    dynamicSmemBytes: int("dynamicSmem", i.dynamicSmem ?? "0"),
+  });
 }
 
 function human(r: OccupancyResult): string {
@@ -74,7 +88,7 @@ function runBatch(file: string): void {
   rows.forEach((row, i) => {
     let line: string;
     try {
-      const r = compute(row.arch ?? "", row.regs, row.block, row.staticSmem, row.dynamicSmem, row.barriers);
+      const r = compute({ ...row, arch: row.arch ?? "" });
       line = JSON.stringify({ row: i + 1, ...r });
     } catch (err) {
       if (!(err instanceof OccupancyInputError)) throw err;
@@ -97,10 +111,14 @@ export function occupancyCommand(): Command {
     .option("--static-smem <bytes>", "static __shared__ bytes", "0")
     .option("--dynamic-smem <bytes>", "dynamic shared memory bytes at launch", "0")
     .option("--barriers <n>", "named barriers the kernel uses (ptxas: used N barriers); default 1")
+    .option(
+      "--max-dynamic-smem <bytes>",
+      "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize (default: the opt-in maximum)",
+    )
     .option("--json", "print JSON")
     .option(
       "--batch <file.csv>",
-      "one JSON line per CSV row (arch,regs,staticSmem,block,dynamicSmem[,barriers])",
+      "one JSON line per CSV row (arch,regs,staticSmem,block,dynamicSmem; optional barriers, maxDynamicSmem)",
     )
     .action((opts: OccupancyCliOptions) => {
       if (opts.batch !== undefined) {
@@ -110,7 +128,7 @@ export function occupancyCommand(): Command {
       if (opts.arch === undefined) throw new CliError("--arch is required (e.g. --arch sm_90)", 2);
       let r: OccupancyResult;
       try {
-        r = compute(opts.arch, opts.regs, opts.block, opts.staticSmem, opts.dynamicSmem, opts.barriers);
+        r = compute({ ...opts, arch: opts.arch });
       } catch (err) {
         if (err instanceof OccupancyInputError)
           throw new CliError(err.message.replace(/^(regs|block)\b/, "--$1"), 2);

@@ -1,6 +1,6 @@
 // The compiler in the loop as a person sees it in code-server: nvcc errors in the Problems panel after
 // a save (a syntax error, a type error inside a header, ptxas's too-large __shared__), the resource
-// lenses, the Occupancy panel and the PTX view beside the source. Real nvcc, one target (sm_90).
+// lenses, the Occupancy panel and the PTX view beside the source. Real nvcc, two targets (sm_80, sm_90).
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ before(async () => {
   ui = await startUiSession({
     workspace,
     settings: {
-      "cudaKernelDev.targets": ["sm_90"],
+      "cudaKernelDev.targets": ["sm_80", "sm_90"],
       "cudaKernelDev.nvcc.includePaths": ["include"],
       "cudaKernelDev.nvcc.debounceMs": 0,
     },
@@ -89,7 +89,11 @@ test("resource lenses above each kernel, and the Occupancy panel from a lens", a
     await screenshot(ui.page, "resource-lenses");
     await lens.first().click();
     const view = activeWebview(ui.page);
+    // One tab per target architecture; switching tabs recomputes for that architecture.
     await view.locator(".tab", { hasText: "sm_90" }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await view.locator(".tab").allTextContents(), ["sm_80", "sm_90"]);
+    await view.locator(".tab", { hasText: "sm_80" }).click();
+    await view.locator(".tab.active", { hasText: "sm_80" }).waitFor({ timeout: 10_000 });
     await view.locator(".limit, .error").first().waitFor({ timeout: 10_000 });
     await view.locator("canvas").nth(2).waitFor({ timeout: 10_000 });
     const limit = await view.locator(".summary").first().textContent();
@@ -111,6 +115,12 @@ test("Show PTX opens the kernel's PTX beside the source and highlights the curso
     await ui.page.locator(".quick-input-widget input").fill(`:${target}:5`);
     await ui.page.keyboard.press("Enter");
     await runCommand(ui.page, "CUDA Kernel Dev: Show PTX for Kernel at Cursor");
+    // Two targets: pick the architecture (the newest is first).
+    await ui.page
+      .locator(".quick-input-list .monaco-list-row", { hasText: "sm_90" })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await ui.page.keyboard.press("Enter");
     await ui.page
       .locator(".tabs-container .tab", { hasText: "rmsnorm.cu.sm_90.ptx" })
       .first()

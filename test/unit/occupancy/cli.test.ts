@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -10,6 +10,7 @@ const cli = (...args: string[]) =>
   spawnSync(process.execPath, ["--import", "tsx", join(root, "server/cli/main.ts"), ...args], {
     cwd: root,
     encoding: "utf8",
+    maxBuffer: 64 << 20, // --batch over the sweep prints ~8 MB
   });
 
 void test("occupancy --json gives the calculator's result", () => {
@@ -95,4 +96,20 @@ void test("resources: a file that does not compile exits 1 with file:line errors
     r.stderr,
     /too_much_shared\.cu:2:\d+: error: sm_90: Entry function 'stage' uses too much shared data/,
   );
+});
+
+void test("occupancy --batch over the whole H100 sweep fixture gives the driver's answer on every row", () => {
+  const r = cli("occupancy", "--batch", "test/fixtures/occupancy/sweep-sm_90.csv");
+  assert.equal(r.status, 0, r.stderr);
+  const got = r.stdout
+    .trim()
+    .split("\n")
+    .map((x) => (JSON.parse(x) as { activeBlocksPerSM: number }).activeBlocksPerSM);
+  const want = readFileSync(join(root, "test/fixtures/occupancy/sweep-sm_90.csv"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((line) => Number(line.split(",")[5]));
+  assert.equal(got.length, want.length);
+  assert.deepEqual(got, want);
 });
