@@ -2,7 +2,7 @@
 // requests it sends per size, what it derives from the answers, how it stops, and its errors.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {
@@ -254,4 +254,32 @@ test("the examples' specs compile and resolve, template baselines included", asy
     assert.equal(r.points.length, runner.benchmarks.length);
     assert.ok(r.ok);
   }
+});
+
+test("flags and include paths come from the file's compile_commands.json", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ckd-cc-"));
+  mkdirSync(join(dir, "include"));
+  writeFileSync(join(dir, "include", "factor.cuh"), "#pragma once\nconstexpr float kFactor = FACTOR;\n");
+  const src = [
+    '#include "factor.cuh"',
+    "// @bench n=[1024] grid=(n/256) block=(256)",
+    "// @bench arg x: f32[n] ones output",
+    "__global__ void times_factor(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] *= kFactor; }",
+  ].join("\n");
+  writeFileSync(join(dir, "k.cu"), src);
+  const runner = new FakeRunner(() => ok(1000, 1000));
+  // Without the project's flags the header is not found and FACTOR is undefined: a compile error.
+  await assert.rejects(
+    runBenchmark({ file: join(dir, "k.cu"), kernel: "times_factor", runner, cacheDir }),
+    (e: BenchError) => e.code === "COMPILE" && /factor\.cuh/.test(e.message),
+  );
+  writeFileSync(
+    join(dir, "compile_commands.json"),
+    JSON.stringify([
+      { directory: dir, file: "k.cu", command: "nvcc -Iinclude -DFACTOR=3.0f -c k.cu -o k.o" },
+    ]),
+  );
+  const r = await runBenchmark({ file: join(dir, "k.cu"), kernel: "times_factor", runner, cacheDir });
+  assert.equal(r.compile.flagsFrom, "compile_commands.json");
+  assert.equal(runner.benchmarks[0]!.kernel.symbol, "_Z12times_factorPf");
 });
