@@ -35,7 +35,7 @@ function prng(seed: number): (n: number) => number {
     let t = s;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % n) as number;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
   };
 }
 
