@@ -2,7 +2,7 @@
 // the ncu CLI to export its pages). Exports of a report are kept beside it as NAME.details.csv,
 // NAME.raw.csv and NAME.source.csv, and a details CSV named that way picks up its raw sibling.
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { exportPage, type NcuPage } from "./ncuCli";
@@ -70,7 +70,16 @@ export async function loadProfile(
   exportDir?: string,
   signal?: AbortSignal,
 ): Promise<LoadedProfile> {
-  if (path.endsWith(".ncu-rep")) return loadCsvs(await exportReport(ncuPath, path, exportDir, signal));
+  if (path.endsWith(".ncu-rep")) {
+    if (exportDir) return loadCsvs(await exportReport(ncuPath, path, exportDir, signal));
+    // No place to keep the pages: export to a temporary folder and remove it once read.
+    const tmp = await mkdtemp(join(tmpdir(), "cuda-kernel-dev-ncu-"));
+    try {
+      return await loadCsvs(await exportReport(ncuPath, path, tmp, signal));
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
   const files: Partial<Record<NcuPage, string>> = { details: path };
   if (path.endsWith(".details.csv")) {
     const stem = path.slice(0, -".details.csv".length);
