@@ -1,0 +1,24 @@
+// Restricted Mode: in a workspace that is not trusted, nothing is executed (no nvcc, ptxas, ncu,
+// nsys, nvidia-smi, runner). Every spawn goes through server/process/launch.ts, whose policy is set
+// here; it reads the trust state at each launch, so granting trust takes effect at once.
+import * as vscode from "vscode";
+import { setLaunchPolicy } from "../server/process/launch";
+import { trustPolicy, untrustedMessage } from "../server/process/trust";
+
+export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  setLaunchPolicy(trustPolicy(() => vscode.workspace.isTrusted));
+  ctx.subscriptions.push(
+    { dispose: () => setLaunchPolicy(undefined) },
+    vscode.workspace.onDidGrantWorkspaceTrust(() =>
+      log.info("workspace trusted: compiling, benchmarking and profiling can run tools now"),
+    ),
+  );
+  if (!vscode.workspace.isTrusted) log.info(untrustedMessage("No tool"));
+}
+
+/** For commands that need trust: true when trusted, else shows why not and returns false. */
+export function requireTrust(what: string): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  void vscode.window.showWarningMessage(untrustedMessage(what));
+  return false;
+}
