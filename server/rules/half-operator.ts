@@ -33,6 +33,14 @@ const TYPE_NAME: Readonly<Record<HalfKind, string>> = {
   bf162: "__nv_bfloat162",
 };
 
+/** The nvcc switch that removes each type's operators (PyTorch extension builds set the two FP16 ones). */
+const SWITCH: Readonly<Record<HalfKind, string>> = {
+  half: "-D__CUDA_NO_HALF_OPERATORS__ (set by PyTorch extension builds)",
+  half2: "-D__CUDA_NO_HALF2_OPERATORS__ (set by PyTorch extension builds)",
+  bf16: "-D__CUDA_NO_BFLOAT16_OPERATORS__",
+  bf162: "-D__CUDA_NO_BFLOAT162_OPERATORS__",
+};
+
 /** The intrinsic that does `op` on two values of `kind` with the operator's exact rounding. */
 function intrinsic(op: string, kind: HalfKind): string | undefined {
   if (isPairKind(kind)) {
@@ -178,7 +186,7 @@ export const halfOperator: Rule = {
         });
       ctx.report({
         node: e,
-        message: `\`${op}\` on ${describe(kind)} does not compile with -D__CUDA_NO_HALF_OPERATORS__ (set by PyTorch extension builds). Convert to float (to_float/__half2float), compute, and convert back, or use ${fn ?? "the __h* intrinsics"}.`,
+        message: `\`${op}\` on ${describe(kind)} does not compile with ${SWITCH[kind]}. Convert to float (to_float/__half2float), compute, and convert back, or use ${fn ?? "the __h* intrinsics"}.`,
         fixes,
       });
     }
@@ -205,7 +213,7 @@ export const halfOperator: Rule = {
           : [];
       ctx.report({
         node: e,
-        message: `\`${op}=\` on ${describe(lk)} does not compile with -D__CUDA_NO_HALF_OPERATORS__. Accumulate in float (to_float) and convert once at the end${fn ? `, or use ${fn}` : ""}.`,
+        message: `\`${op}=\` on ${describe(lk)} does not compile with ${SWITCH[lk]}. Accumulate in float (to_float) and convert once at the end${fn ? `, or use ${fn}` : ""}.`,
         fixes,
       });
     }
@@ -219,7 +227,7 @@ export const halfOperator: Rule = {
       const neg = isPairKind(k) ? "__hneg2" : "__hneg";
       ctx.report({
         node: e,
-        message: `\`${op}\` on ${describe(k)} does not compile with -D__CUDA_NO_HALF_OPERATORS__.`,
+        message: `\`${op}\` on ${describe(k)} does not compile with ${SWITCH[k]}.`,
         fixes:
           op === "-"
             ? [{ title: `Use ${neg}()`, isPreferred: true, edits: [replaceNode(e, `${neg}(${arg.text})`)] }]

@@ -50,3 +50,13 @@ export function errorCount(tree: Tree): number {
   visit(tree.rootNode);
   return n;
 }
+
+/** nvcc's flags for PyTorch-style builds, plus the BF16 operator switches the half-operator rule also covers. */
+export const STRICT_HALF_FLAGS = [
+  "-D__CUDA_NO_HALF_OPERATORS__",
+  "-D__CUDA_NO_HALF2_OPERATORS__",
+  "-D__CUDA_NO_BFLOAT16_OPERATORS__",
+  "-D__CUDA_NO_BFLOAT162_OPERATORS__",
+  "-D__CUDA_NO_HALF_CONVERSIONS__",
+  "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
+];

@@ -1,0 +1,102 @@
+// The quick fixes checked by the real compiler: each rule's firing fixtures, with every fix applied, must
+// compile with nvcc (under PyTorch's half flags for half-operator), and where the finding is a compile
+// error (half-operator, deprecated-shuffle) the unfixed code must not. Skipped where nvcc is absent.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { lintSource } from "../../../server/lint/lintDocument";
+import { rules } from "../../../server/rules/index";
+import { applyEdits, fixtureTargets, STRICT_HALF_FLAGS } from "./helpers";
+
+const NVCC = ["/usr/local/cuda/bin/nvcc", "/usr/local/bin/nvcc"].find((p) => existsSync(p));
+const ROOT = join(__dirname, "..", "..", "fixtures", "rules");
+const PRELUDE = [
+  "#include <cuda_runtime.h>",
+  "#include <cuda_fp16.h>",
+  "#include <cuda_bf16.h>",
+  "#include <cstdint>",
+  "#define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)cudaGetLastError())",
+  "",
+].join("\n");
+
+/** Applies the first fix of the first fixable finding until none is left. */
+async function fixAll(text: string, ruleId: string): Promise<string> {
+  for (let round = 0; round < 20; round++) {
+    const found = (await lintSource(text, { rules, targets: fixtureTargets(text) })).filter(
+      (f) => f.rule === ruleId,
+    );
+    const fix = found.find((f) => f.fixes.length > 0)?.fixes[0];
+    if (!fix) return text;
+    text = applyEdits(text, fix.edits);
+  }
+  throw new Error("fixes did not converge");
+}
+
+/** One translation unit of many fixtures, each in its own namespace so their names cannot clash. */
+function translationUnit(texts: string[]): string {
+  return (
+    PRELUDE +
+    texts
+      .map((t, i) => `namespace fixture_${i} {\n${t.replace(/^\s*#\s*include.*$/gm, "")}\n}  // namespace\n`)
+      .join("\n")
+  );
+}
+
+/** Compiles one source; resolves with the exit code and the combined output (execa is ESM-only here). */
+function compile(
+  dir: string,
+  name: string,
+  source: string,
+  arch: string,
+  flags: string[] = [],
+): Promise<{ exitCode: number; all: string }> {
+  const file = join(dir, `${name}.cu`);
+  writeFileSync(file, source);
+  const args = ["-std=c++17", "-c", `-arch=${arch}`, ...flags, file, "-o", join(dir, `${name}.o`)];
+  return new Promise((resolve) => {
+    execFile(NVCC!, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      resolve({ exitCode: code, all: stdout + stderr });
+    });
+  });
+}
+
+const CASES: { rule: string; arch: string; flags: string[]; unfixedFails: boolean }[] = [
+  { rule: "half-operator", arch: "sm_80", flags: STRICT_HALF_FLAGS, unfixedFails: true },
+  { rule: "deprecated-shuffle", arch: "sm_80", flags: [], unfixedFails: true },
+  { rule: "int-index-overflow", arch: "sm_80", flags: [], unfixedFails: false },
+  { rule: "bf16-unsupported-arch", arch: "sm_75", flags: [], unfixedFails: false },
+  { rule: "block-size-not-warp-multiple", arch: "sm_80", flags: [], unfixedFails: false },
+];
+
+describe("quick fixes compile with nvcc", { skip: NVCC ? false : "nvcc not found" }, () => {
+  for (const c of CASES) {
+    it(`${c.rule}: fixed fixtures compile for ${c.arch}${c.unfixedFails ? ", unfixed ones do not" : ""}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "ckd-nvcc-"));
+      try {
+        const fires = readdirSync(join(ROOT, c.rule, "fires")).map((f) =>
+          readFileSync(join(ROOT, c.rule, "fires", f), "utf8"),
+        );
+        const fixed = await Promise.all(fires.map((t) => fixAll(t, c.rule)));
+        const ok = await compile(dir, "fixed", translationUnit(fixed), c.arch, c.flags);
+        assert.equal(ok.exitCode, 0, `fixed code does not compile:\n${ok.all}`);
+        if (c.unfixedFails) {
+          // one compile per fixture: each must fail on its own
+          for (const [i, t] of fires.entries()) {
+            const bad = await compile(dir, `unfixed${i}`, translationUnit([t]), c.arch, c.flags);
+            assert.notEqual(
+              bad.exitCode,
+              0,
+              `unfixed fixture ${i} compiles, so the rule's claim is wrong:\n${t}`,
+            );
+          }
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
