@@ -128,8 +128,11 @@ export function startServer(connection: Connection): void {
   let parser: CudaParser | undefined;
   let parserError: string | undefined;
 
+  // The protocol allows notifications only after the handshake: hold status until `initialized`.
+  let markInitialized: () => void = () => undefined;
+  const initialized = new Promise<void>((resolve) => (markInitialized = resolve));
   const status = (p: ServerStatusParams): void =>
-    void connection.sendNotification(serverStatusNotification, p);
+    void initialized.then(() => connection.sendNotification(serverStatusNotification, p));
   const parserReady = cudaParser().then(
     (p) => {
       parser = p;
@@ -370,6 +373,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    markInitialized();
     if (canPullConfiguration)
       void connection.client
         .register(DidChangeConfigurationNotification.type, { section: "cudaKernelDev" })

@@ -66,6 +66,9 @@ test("open: diagnostics arrive with the rule id, a link to its doc, and the targ
   assert.ok(existsSync(fileURLToPath(d.codeDescription.href)));
   const targets = await lsp.waitFor("targets", () => lsp.targets.get(URI));
   assert.deepEqual(targets, { uri: URI, archs: ["sm_75", "sm_90"], source: "setting" });
+  const health = await lsp.waitFor("server status", () => lsp.status[0]);
+  assert.equal(health.health, "ok");
+  assert.match(health.message, /\d+ rules/);
 });
 
 test("edit: an incremental change updates the diagnostics for the new version", async () => {

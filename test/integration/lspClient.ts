@@ -10,7 +10,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
-import type { TargetsParams } from "../../server/protocol";
+import type { ServerStatusParams, TargetsParams } from "../../server/protocol";
 
 export const REPO = join(__dirname, "..", "..");
 
@@ -20,6 +20,8 @@ export interface LspSession {
   /** Latest diagnostics per URI, with the version they were computed for. */
   diagnostics: Map<string, PublishDiagnosticsParams>;
   targets: Map<string, TargetsParams>;
+  /** The server's health notifications, in order. */
+  status: ServerStatusParams[];
   /** What the server answers to workspace/configuration (the `cudaKernelDev` section). */
   settings: unknown;
   stderr: string[];
@@ -49,6 +51,7 @@ export async function startLsp(
     proc,
     diagnostics: new Map(),
     targets: new Map(),
+    status: [],
     settings: opts.settings ?? {},
     stderr: [],
     async waitFor(what, probe, timeoutMs = 20_000) {
@@ -87,6 +90,9 @@ export async function startLsp(
   proc.stderr.on("data", (d: Buffer) => session.stderr.push(d.toString()));
   conn.onNotification("textDocument/publishDiagnostics", (p: PublishDiagnosticsParams) => {
     session.diagnostics.set(p.uri, p);
+  });
+  conn.onNotification("cudaKernelDev/status", (p: ServerStatusParams) => {
+    session.status.push(p);
   });
   conn.onNotification("cudaKernelDev/targets", (p: TargetsParams) => {
     session.targets.set(p.uri, p);
