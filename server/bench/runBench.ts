@@ -136,6 +136,8 @@ async function checkEnvironment(
   } catch (e) {
     if (isRunnerError(e) && e.code === "CANCELLED") throw new BenchError("CANCELLED", "cancelled");
     if (isRunnerError(e) && e.code === "NO_DRIVER") missing.push(`no NVIDIA driver (${e.message})`);
+    else if (isRunnerError(e) && e.code === "CUDA_ERROR_NO_DEVICE")
+      missing.push(`no CUDA GPU (${e.message})`);
     else missing.push(`the GPU runner failed (${e instanceof Error ? e.message : String(e)})`);
   }
   let nvcc: string | undefined;

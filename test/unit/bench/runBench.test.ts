@@ -198,6 +198,19 @@ test("no driver, no GPU, no nvcc: one message naming what is missing", async () 
     }),
     /cannot benchmark here: no CUDA GPU \(the driver found none\)$/,
   );
+  const noDevice = new FakeRunner(() => ok(1, 1));
+  noDevice.request = <M extends RunnerMethod>(method: M) =>
+    method === "hello"
+      ? Promise.resolve({ pid: 1, driverVersion: 13000 })
+      : Promise.reject(
+          Object.assign(new Error("cuInit: no CUDA-capable device is detected"), {
+            code: "CUDA_ERROR_NO_DEVICE",
+          }),
+        );
+  await assert.rejects(
+    runBenchmark({ file: fixture, kernel: "scale_f32", runner: noDevice, cacheDir }),
+    /^BenchError: cannot benchmark here: no CUDA GPU \(cuInit: no CUDA-capable device is detected\)$/,
+  );
 });
 
 test("spec problems are reported before anything runs, with file:line:col", async () => {
