@@ -493,6 +493,7 @@ export function startServer(connection: Connection): void {
       return cudaSymbols(tree).map((s) => ({
         name: s.name,
         detail: s.detail,
+        // Kernels get the "event" icon (a bolt): launch entry points stand out from helpers in the outline.
         kind: s.kind === "kernel" ? SymbolKind.Event : SymbolKind.Function,
         range: toRange(s.span),
         selectionRange: toRange(s.nameSpan),
