@@ -98,10 +98,24 @@ test("code action: the quick fix's edit applied to the text clears that diagnost
   await lsp.waitForDiagnostics(URI, (d, version) => version === doc.version && shuffleFindings(d) === 1);
 });
 
+test("code action: 'Disable RULE for this line' inserts a suppression comment that silences it", async () => {
+  const target = lsp.diagnostics.get(URI)!.diagnostics.find((x) => x.code === "deprecated-shuffle")!;
+  const actions: CodeAction[] = await lsp.conn.sendRequest("textDocument/codeAction", {
+    textDocument: { uri: URI },
+    range: target.range,
+    context: { diagnostics: [target] },
+  });
+  const suppress = actions.find((a) => a.title === "Disable deprecated-shuffle for this line")!;
+  const [e] = suppress.edit!.changes![URI]!;
+  assert.equal(e!.newText, "  // cuda-kernel-dev-disable-next-line deprecated-shuffle\n");
+  await edit(e!.range.start, e!.range.end, e!.newText);
+  await lsp.waitForDiagnostics(URI, (d, version) => version === doc.version && shuffleFindings(d) === 0);
+});
+
 test("hover and document symbols", async () => {
   const hover: Hover | null = await lsp.conn.sendRequest("textDocument/hover", {
     textDocument: { uri: URI },
-    position: { line: 7, character: 5 },
+    position: { line: 8, character: 5 },
   });
   assert.ok(hover && typeof hover.contents === "object" && "value" in hover.contents);
   assert.match(hover.contents.value, /void __syncthreads\(\)/);
