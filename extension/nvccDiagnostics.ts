@@ -9,10 +9,11 @@ import {
   mergeDiagnostics,
   projectFlags,
   readTextFile,
+  spillWarnings,
   type ArchCompile,
 } from "../server/compiler/compileFile";
 import { NvccNotFoundError, resolveNvcc } from "../server/compiler/nvcc";
-import { findKernelLine, type PlacedDiagnostic } from "../server/compiler/nvccPlacement";
+import type { PlacedDiagnostic } from "../server/compiler/nvccPlacement";
 import { formatArch, parseArchList } from "../server/lint/arch";
 import { resolveTargets } from "../server/lint/targets";
 
@@ -54,28 +55,6 @@ function toDiagnostic(d: PlacedDiagnostic): vscode.Diagnostic {
         ),
     );
   return diag;
-}
-
-/** Warnings for kernels that spill registers to local memory, on the kernel's definition. */
-function spillDiagnostics(text: string, results: ArchCompile[]): vscode.Diagnostic[] {
-  const out: vscode.Diagnostic[] = [];
-  for (const r of results) {
-    for (const k of r.kernels) {
-      if (k.spillStoreBytes + k.spillLoadBytes === 0) continue;
-      const line = findKernelLine(text, k.symbol) ?? 0;
-      const lineText = text.split(/\r?\n/)[line] ?? "";
-      const at = Math.max(0, lineText.indexOf(k.name.replace(/<.*$/, "").split("::").pop() ?? k.name));
-      const d = new vscode.Diagnostic(
-        new vscode.Range(line, at, line, lineText.length),
-        `${r.arch}: ${k.name} spills registers to local memory: ${k.spillStoreBytes} B stores, ${k.spillLoadBytes} B loads (${k.registers} registers)`,
-        vscode.DiagnosticSeverity.Warning,
-      );
-      d.source = "ptxas";
-      d.code = "register-spill";
-      out.push(d);
-    }
-  }
-  return out;
 }
 
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): CompileService {
@@ -120,7 +99,15 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
         },
         folder,
       );
-      const explicit = parseArchList(cfg.get<string[]>("targets") ?? []);
+      let explicit: number[];
+      try {
+        explicit = parseArchList(cfg.get<string[]>("targets") ?? []);
+      } catch (err) {
+        void vscode.window.showWarningMessage(
+          `CUDA Kernel Dev: setting cudaKernelDev.targets: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        return undefined;
+      }
       const targets = resolveTargets({
         file: doc.uri.fsPath,
         explicit: { archs: explicit, source: "setting" },
@@ -161,7 +148,7 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
         d.source = "nvcc";
         perFile.set(key, [...(perFile.get(key) ?? []), d]);
       }
-      const spills = spillDiagnostics(doc.getText(), results);
+      const spills = spillWarnings(doc.uri.fsPath, doc.getText(), results).map(toDiagnostic);
       if (spills.length) perFile.set(key, [...(perFile.get(key) ?? []), ...spills]);
       publish(key, perFile);
       const out: CompileResults = { uri: doc.uri, version: doc.version, archs, results };

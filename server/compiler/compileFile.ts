@@ -12,7 +12,7 @@ import {
   type ProjectFlags,
 } from "./nvcc";
 import { parseNvccOutput } from "./nvccDiagnostics";
-import { placeDiagnostics, type PlacedDiagnostic } from "./nvccPlacement";
+import { findKernelLine, placeDiagnostics, type PlacedDiagnostic } from "./nvccPlacement";
 import { parsePtxasResources, type KernelResources } from "./ptxasResources";
 
 export interface FlagSettings {
@@ -127,6 +127,36 @@ export function mergeDiagnostics(results: ArchCompile[]): PlacedDiagnostic[] {
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(d);
+    }
+  }
+  return out;
+}
+
+/** A warning on the kernel's definition for each kernel and architecture where ptxas spilled registers. */
+export function spillWarnings(file: string, text: string, results: ArchCompile[]): PlacedDiagnostic[] {
+  const lines = text.split(/\r?\n/);
+  const out: PlacedDiagnostic[] = [];
+  for (const r of results) {
+    for (const k of r.kernels) {
+      if (k.spillStoreBytes + k.spillLoadBytes === 0) continue;
+      const line = findKernelLine(text, k.symbol) ?? 0;
+      const lineText = lines[line] ?? "";
+      const base = k.name.replace(/<.*$/, "").split("::").pop() ?? k.name;
+      const at = Math.max(0, lineText.indexOf(base));
+      out.push({
+        file,
+        range: {
+          startLine: line,
+          startColumn: at,
+          endLine: line,
+          endColumn: lineText.indexOf(base) >= 0 ? at + base.length : lineText.length,
+        },
+        severity: "warning",
+        message: `${r.arch}: ${k.name} spills registers to local memory: ${k.spillStoreBytes} B stores, ${k.spillLoadBytes} B loads (${k.registers} registers, ${k.stackFrameBytes} B stack frame)`,
+        code: "register-spill",
+        source: "ptxas",
+        related: [],
+      });
     }
   }
   return out;

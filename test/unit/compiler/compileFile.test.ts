@@ -1,9 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compileForArchs, mergeDiagnostics, projectFlags } from "../../../server/compiler/compileFile";
+import {
+  compileForArchs,
+  mergeDiagnostics,
+  projectFlags,
+  spillWarnings,
+} from "../../../server/compiler/compileFile";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
 
 const broken = join(__dirname, "../../fixtures/compiler/broken");
@@ -85,4 +90,38 @@ void test("projectFlags: compile_commands.json above the file wins, settings add
   assert.equal(cc.from, "compile_commands.json");
   assert.equal(cc.cwd, join(root, "build"));
   assert.deepEqual(cc.args, ["-DX=1", `-I${join(root, "third_party")}`, "--expt-relaxed-constexpr"]);
+});
+
+void test("real nvcc with -maxrregcount=32: a spill warning on the kernel's name, per architecture that spills", async () => {
+  const nvcc = await resolveNvcc(undefined);
+  const file = join(broken, "warnings.cu");
+  const results = await compileForArchs({
+    file,
+    archs: ["sm_75", "sm_90"],
+    nvcc,
+    flags: { args: ["-maxrregcount=32"], cwd: broken, from: "settings" },
+    timeoutMs: 120_000,
+  });
+  const text = readFileSync(file, "utf8");
+  const warnings = spillWarnings(file, text, results);
+  assert.deepEqual(
+    warnings.map((w) => w.message.split(":")[0]),
+    ["sm_75", "sm_90"],
+  );
+  for (const w of warnings) {
+    assert.equal(w.code, "register-spill");
+    assert.equal(text.split("\n")[w.range.startLine]!.slice(w.range.startColumn, w.range.endColumn), "noisy");
+    assert.match(
+      w.message,
+      /noisy spills registers to local memory: \d+ B stores, \d+ B loads \(32 registers/,
+    );
+  }
+  const none = await compileForArchs({
+    file,
+    archs: ["sm_90"],
+    nvcc,
+    flags: { args: [], cwd: broken, from: "settings" },
+    timeoutMs: 120_000,
+  });
+  assert.deepEqual(spillWarnings(file, text, none), []);
 });
