@@ -72,7 +72,8 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
     reports.push(report);
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      // Editors drop a UTF-8 BOM from the text; so must we, or line 1's columns shift by one.
+      text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
     } catch (err) {
       report.skipped = `cannot read: ${err instanceof Error ? err.message : String(err)}`;
       continue;
