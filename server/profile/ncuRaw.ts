@@ -46,19 +46,43 @@ export function stallReasons(l: NcuRawLaunch): Stalls | null {
   return null;
 }
 
-const FLOP_OPS: Record<
-  RooflinePoint["precision"],
-  { add: string; mul: string; fma: string; peakFma: string }
-> = {
-  fp32: { add: "fadd", mul: "fmul", fma: "ffma", peakFma: "ffma" },
-  fp64: { add: "dadd", mul: "dmul", fma: "dfma", peakFma: "dfma" },
-  fp16: { add: "hadd", mul: "hmul", fma: "hfma", peakFma: "hfma" },
+/**
+ * FLOPs per thread instruction, as ncu's roofline counts them (its derived__*_x2 / _x4 metrics): an
+ * FMA is two operations; a half-precision instruction works on a pair, so its add and mul count two
+ * and its FMA four.
+ */
+const FLOP_OPS: Record<RooflinePoint["precision"], { ops: [string, number][]; peak: [string, number] }> = {
+  fp32: {
+    ops: [
+      ["fadd", 1],
+      ["fmul", 1],
+      ["ffma", 2],
+    ],
+    peak: ["ffma", 2],
+  },
+  fp64: {
+    ops: [
+      ["dadd", 1],
+      ["dmul", 1],
+      ["dfma", 2],
+    ],
+    peak: ["dfma", 2],
+  },
+  fp16: {
+    ops: [
+      ["hadd", 2],
+      ["hmul", 2],
+      ["hfma", 4],
+    ],
+    peak: ["hfma", 4],
+  },
 };
 
 /**
  * The roofline the way ncu's SpeedOfLight_RooflineChart computes it: achieved FLOP/s from the SASS
- * add/mul/fma thread-instruction rates (an FMA counts two), peak from the FMA peak rate; DRAM bytes
- * per second against the DRAM peak. Null when the report was collected without the roofline metrics.
+ * add/mul/fma thread-instruction rates per elapsed cycle times the SMSP clock, peak from the FMA
+ * peak rate times the SM clock; DRAM bytes per second against the DRAM peak. Null when the report
+ * was collected without the roofline metrics (e.g. --set basic).
  */
 export function roofline(l: NcuRawLaunch): RooflinePoint[] | null {
   const smspHz = num(l, "smsp__cycles_elapsed.avg.per_second");
@@ -66,27 +90,33 @@ export function roofline(l: NcuRawLaunch): RooflinePoint[] | null {
   const dramBps = num(l, "dram__bytes.sum.per_second");
   const dramPeakPerCycle = num(l, "dram__bytes.sum.peak_sustained");
   const dramHz = num(l, "dram__cycles_elapsed.avg.per_second");
-  if ([smspHz, smHz, dramBps, dramPeakPerCycle, dramHz].some((v) => v === undefined)) return null;
+  if (
+    smspHz === undefined ||
+    smHz === undefined ||
+    dramBps === undefined ||
+    dramPeakPerCycle === undefined ||
+    dramHz === undefined
+  )
+    return null;
   const points: RooflinePoint[] = [];
-  for (const [precision, ops] of Object.entries(FLOP_OPS) as [
+  for (const [precision, spec] of Object.entries(FLOP_OPS) as [
     RooflinePoint["precision"],
     (typeof FLOP_OPS)["fp32"],
   ][]) {
-    const rate = (op: string): number | undefined =>
-      num(l, `smsp__sass_thread_inst_executed_op_${op}_pred_on.sum.per_cycle_elapsed`);
-    const add = rate(ops.add);
-    const mul = rate(ops.mul);
-    const fma = rate(ops.fma);
-    const peak = num(l, `sm__sass_thread_inst_executed_op_${ops.peakFma}_pred_on.sum.peak_sustained`);
-    if (add === undefined || mul === undefined || fma === undefined || peak === undefined) continue;
-    const achievedFlops = (add + mul + 2 * fma) * smspHz!;
+    const rates = spec.ops.map(([op, f]) => {
+      const r = num(l, `smsp__sass_thread_inst_executed_op_${op}_pred_on.sum.per_cycle_elapsed`);
+      return r === undefined ? undefined : r * f;
+    });
+    const peak = num(l, `sm__sass_thread_inst_executed_op_${spec.peak[0]}_pred_on.sum.peak_sustained`);
+    if (rates.some((r) => r === undefined) || peak === undefined) continue;
+    const achievedFlops = (rates as number[]).reduce((a, b) => a + b, 0) * smspHz;
     points.push({
       precision,
       achievedFlops,
-      peakFlops: 2 * peak * smHz!,
-      dramBytesPerS: dramBps!,
-      peakDramBytesPerS: dramPeakPerCycle! * dramHz!,
-      arithmeticIntensity: dramBps! > 0 ? achievedFlops / dramBps! : 0,
+      peakFlops: spec.peak[1] * peak * smHz,
+      dramBytesPerS: dramBps,
+      peakDramBytesPerS: dramPeakPerCycle * dramHz,
+      arithmeticIntensity: dramBps > 0 ? achievedFlops / dramBps : 0,
     });
   }
   return points.length > 0 ? points : null;

@@ -15,7 +15,14 @@ let ui: UiSession;
 
 before(async () => {
   const workspace = scratchCopy(join(repoRoot, "examples"));
-  for (const f of ["rms.cu", "rms-profile.details.csv", "rms-profile.source.csv", "markup-names.details.csv"])
+  for (const f of [
+    "rms.cu",
+    "rms-profile.details.csv",
+    "rms-profile.source.csv",
+    "markup-names.details.csv",
+    "h200-rmsnorm-full.details.csv",
+    "h200-rmsnorm-full.raw.csv",
+  ])
     cpSync(join(FIX, f), join(workspace, f));
   // nvidia-smi as a script printing the real H200 output: the view's parsing and layout, no GPU needed.
   const smi = join(workspace, "fake-nvidia-smi.sh");
@@ -136,5 +143,37 @@ test("CUDA Devices view lists the GPU from nvidia-smi's XML (the real H200 outpu
       .first()
       .waitFor();
     await screenshot(ui.page, "profile-devices");
+  });
+});
+
+test("with the raw page beside it, the panel adds the device, roofline and warp-stall charts", async () => {
+  await withFailureScreenshot(ui.page, "profile-roofline", async () => {
+    await openFile(ui.page, "h200-rmsnorm-full.details.csv");
+    await runCommand(ui.page, "CUDA Kernel Dev: Open Nsight Compute Report or CSV");
+    const view = activeWebview(ui.page);
+    await view.locator('[data-chart="roofline"] canvas').waitFor({ timeout: 30_000 });
+    await view.locator('[data-chart="warp-stalls"] canvas').waitFor();
+    assert.match((await view.locator("dl").first().textContent()) ?? "", /NVIDIA H200 \(CC 9\.0\), 132 SMs/);
+    assert.equal(await view.locator("select#launch option").count(), 110);
+    await view.locator("select#launch").selectOption("55");
+    await view.locator("h1.kernel", { hasText: "rmsnorm_vec" }).waitFor();
+    await view.locator('[data-chart="roofline"]').scrollIntoViewIfNeeded();
+    await screenshot(ui.page, "profile-roofline-stalls");
+  });
+});
+
+test("profiling without ncu installed says so, with a way to the setting", async () => {
+  await withFailureScreenshot(ui.page, "profile-no-ncu", async () => {
+    await ui.page.locator('.tabs-container .tab[aria-label^="rms.cu"]').first().click();
+    await runCommand(ui.page, "Go to Line/Column...");
+    await ui.page.locator(".quick-input-widget input").fill(":38:5");
+    await ui.page.keyboard.press("Enter");
+    await runCommand(ui.page, "CUDA Kernel Dev: Profile Kernel with Nsight Compute");
+    const toast = ui.page.locator(".notifications-toasts .notification-toast", {
+      hasText: "Nsight Compute CLI not found",
+    });
+    await toast.waitFor({ timeout: 120_000 });
+    await toast.locator(".monaco-button", { hasText: "Open Settings" }).waitFor();
+    await screenshot(ui.page, "profile-no-ncu");
   });
 });

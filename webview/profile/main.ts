@@ -208,7 +208,11 @@ function roofline(parent: HTMLElement, v: ProfileView): void {
       maintainAspectRatio: false,
       scales: {
         x: { type: "logarithmic", title: { display: true, text: "FLOP / byte" } },
-        y: { type: "logarithmic", title: { display: true, text: "FLOP/s" } },
+        y: {
+          type: "logarithmic",
+          title: { display: true, text: "FLOP/s" },
+          ticks: { callback: (v) => si(Number(v), "FLOP/s") },
+        },
       },
     },
   });

@@ -48,6 +48,43 @@ describe("profile panel model (real H200 details + raw pages)", () => {
     assert.equal(fp32.dramBytesPerS, 1.074624e12);
   });
 
+  it("roofline FLOP counts agree with ncu's own derived _x2/_x4 metrics, half precision included", async () => {
+    const r = (await parseNcuCsv({ path: join(FIX, "h200-rmsnorm-full.raw.csv") }))
+      .launches as NcuRawLaunch[];
+    const l = r[0]!;
+    const v = (n: string): number => l.metrics.get(n)!.value as number;
+    const hz = v("smsp__cycles_elapsed.avg.per_second");
+    const fp16 = scalar.roofline!.find((p) => p.precision === "fp16")!;
+    const d = "derived__smsp__sass_thread_inst_executed_op_";
+    const hAdd = v("smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed");
+    const hMul = v("smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed");
+    // ncu's derived metric = factor x the rate; our factors must match (x2 add, x2 mul, x4 fma).
+    assert.ok(Math.abs(v(`${d}hadd_pred_on_x2`) - 2 * hAdd) < 1e-3);
+    assert.ok(
+      Math.abs(
+        fp16.achievedFlops -
+          (v(`${d}hadd_pred_on_x2`) + v(`${d}hmul_pred_on_x2`) + v(`${d}hfma_pred_on_x4`)) * hz,
+      ) <
+        1e3 + 1e-6 * fp16.achievedFlops,
+      `${fp16.achievedFlops} ${hMul}`,
+    );
+    assert.ok(
+      Math.abs(
+        fp16.peakFlops -
+          v("derived__sm__sass_thread_inst_executed_op_hfma_pred_on_x4") *
+            v("sm__cycles_elapsed.avg.per_second"),
+      ) < 1e3,
+    );
+    const fp32 = scalar.roofline!.find((p) => p.precision === "fp32")!;
+    assert.ok(
+      Math.abs(
+        fp32.peakFlops -
+          v("derived__sm__sass_thread_inst_executed_op_ffma_pred_on_x2") *
+            v("sm__cycles_elapsed.avg.per_second"),
+      ) < 1e3,
+    );
+  });
+
   it("findings sorted by estimated speedup, unestimated last", () => {
     const s = scalar.findings.map((f) => f.estimatedSpeedupPct);
     const estimated = s.filter((x): x is number => x !== null);
