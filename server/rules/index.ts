@@ -4,6 +4,7 @@ import { bf16UnsupportedArch } from "./bf16-unsupported-arch";
 import { blockSizeNotWarpMultiple } from "./block-size-not-warp-multiple";
 import { blockSizeTooLarge } from "./block-size-too-large";
 import { deprecatedShuffle } from "./deprecated-shuffle";
+import { halfImplicitConversion } from "./half-implicit-conversion";
 import { halfOperator } from "./half-operator";
 import { intIndexOverflow } from "./int-index-overflow";
 import { missingLaunchCheck } from "./missing-launch-check";
@@ -18,6 +19,7 @@ export const rules: readonly Rule[] = [
   deprecatedShuffle,
   sharedMemoryReduction,
   halfOperator,
+  halfImplicitConversion,
   blockSizeNotWarpMultiple,
   blockSizeTooLarge,
   sharedMemoryLimit,

@@ -17,6 +17,8 @@ export interface FunctionHalfScope {
 
 export interface HalfDecls {
   file: HalfScope;
+  /** Every declaration with a half type (in any scope). */
+  declarations: Node[];
   /** Functions that declare half-typed names, in document order. */
   functions: FunctionHalfScope[];
   /** The scope for an offset: the function's when it has one, else the file's. */
@@ -78,6 +80,7 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
     .sort((a, b) => a.start - b.start);
   const result: HalfDecls = {
     file,
+    declarations: [...fileDecls, ...[...perFn.values()].flatMap((e) => e.decls)],
     functions,
     scopeAt(offset) {
       // Innermost function containing the offset (lambdas nest inside functions).

@@ -57,7 +57,11 @@ describe("examples/", () => {
         found.some((f) => f.rule === rule && f.span.startLine === line),
         `${rule} not reported on line ${line + 1}`,
       );
+    // The file must compile under -D__CUDA_NO_HALF_CONVERSIONS__, so implicit conversions are shown by the
+    // rule's fixtures instead.
+    const notShown = new Set(["half-implicit-conversion"]);
     const seen = new Set(found.map((f) => f.rule));
-    for (const r of rules) assert.ok(seen.has(r.id), `${r.id} never fires in bad_conventions.cu`);
+    for (const r of rules)
+      if (!notShown.has(r.id)) assert.ok(seen.has(r.id), `${r.id} never fires in bad_conventions.cu`);
   });
 });

@@ -1,0 +1,162 @@
+// Implicit __half/__nv_bfloat16 <-> float conversions: PyTorch extension builds define
+// __CUDA_NO_HALF_CONVERSIONS__ and __CUDA_NO_BFLOAT16_CONVERSIONS__, which remove them, so
+// `float v = x[i];` compiles standalone and fails in the real build.
+import type { Node } from "web-tree-sitter";
+import type { Fix, Rule } from "./rule";
+import { FileIndex } from "./util/fileIndex";
+import { halfDecls } from "./util/halfDecls";
+import type { HalfKind, HalfScope } from "./util/halfTypes";
+import { namedChildren, replaceNode, unparen } from "./util/nodes";
+
+const TO_FLOAT: Readonly<Partial<Record<HalfKind, string>>> = {
+  half: "__half2float",
+  bf16: "__bfloat162float",
+};
+const FROM_FLOAT: Readonly<Partial<Record<HalfKind, string>>> = {
+  half: "__float2half",
+  bf16: "__float2bfloat16",
+};
+const TYPE_NAME: Readonly<Partial<Record<HalfKind, string>>> = { half: "__half", bf16: "__nv_bfloat16" };
+const SWITCH: Readonly<Partial<Record<HalfKind, string>>> = {
+  half: "-D__CUDA_NO_HALF_CONVERSIONS__",
+  bf16: "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
+};
+
+/** Functions returning float that kernels feed into half stores. */
+const FLOAT_FUNCS: ReadonlySet<string> = new Set([
+  "__half2float",
+  "__bfloat162float",
+  "to_float",
+  "expf",
+  "__expf",
+  "logf",
+  "__logf",
+  "sqrtf",
+  "rsqrtf",
+  "tanhf",
+  "fmaxf",
+  "fminf",
+  "fabsf",
+  "normcdff",
+  "__fdividef",
+  "__saturatef",
+  "erff",
+]);
+
+/** Is the expression certainly a float/int value (not a half)? Literals, float calls, casts, arithmetic of them. */
+function isArithmeticValue(node: Node, scope: HalfScope): boolean {
+  const n = unparen(node);
+  switch (n.type) {
+    case "number_literal":
+      return true;
+    case "call_expression": {
+      const f = n.childForFieldName("function");
+      return f?.type === "identifier" && FLOAT_FUNCS.has(f.text);
+    }
+    case "cast_expression":
+      return /^(float|double|int)$/.test((n.childForFieldName("type")?.text ?? "").trim());
+    case "binary_expression": {
+      const op = n.childForFieldName("operator")?.text ?? "";
+      if (!["+", "-", "*", "/"].includes(op)) return false;
+      const l = n.childForFieldName("left");
+      const r = n.childForFieldName("right");
+      if (!l || !r || scope.valueKind(l) || scope.valueKind(r)) return false;
+      return isArithmeticValue(l, scope) || isArithmeticValue(r, scope);
+    }
+    case "unary_expression":
+      return (
+        n.childForFieldName("operator")?.text === "-" &&
+        isArithmeticValue(n.childForFieldName("argument") ?? n, scope)
+      );
+    default:
+      return false;
+  }
+}
+
+const ARITH_DECL =
+  /\b(?:const\s+)?(float|double|int|unsigned|int64_t|int32_t|size_t|long)\s+([A-Za-z_]\w*)\s*=\s*\(?\s*([A-Za-z_]\w*)/g;
+
+/** The base name of an lvalue just before `=`: `y[i]`, `out[row * n + c]`, `pair.x`. */
+const LVALUE_BASE = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]|\.\s*\w+|->\s*\w+)*\s*$/;
+
+export const halfImplicitConversion: Rule = {
+  id: "half-implicit-conversion",
+  defaultSeverity: "warning",
+  summary:
+    "An implicit __half/__nv_bfloat16 <-> float conversion; it does not compile with -D__CUDA_NO_HALF_CONVERSIONS__ (PyTorch builds).",
+  check(ctx) {
+    const idx = FileIndex.of(ctx);
+    const decls = halfDecls(idx);
+    const seen = new Set<number>();
+    const report = (target: Node, kind: HalfKind, toFloat: boolean): void => {
+      if (seen.has(target.id)) return;
+      seen.add(target.id);
+      const conv = (toFloat ? TO_FLOAT : FROM_FLOAT)[kind];
+      const type = TYPE_NAME[kind];
+      if (!conv || !type) return;
+      const fixes: Fix[] = [
+        {
+          title: `Convert explicitly with ${conv}()`,
+          isPreferred: true,
+          edits: [replaceNode(target, `${conv}(${target.text})`)],
+        },
+      ];
+      ctx.report({
+        node: target,
+        message: toFloat
+          ? `Implicit ${type} → float conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a to_float() helper.`
+          : `Implicit float → ${type} conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a from_float() helper.`,
+        fixes,
+      });
+    };
+
+    // 1. `float v = x[i];`: a half value initialises an arithmetic variable.
+    for (const m of idx.scan(ARITH_DECL)) {
+      const first = m[3]!;
+      const scope = decls.scopeAt(m.index);
+      if (!scope.lookup(first)) continue;
+      const nameStart = m.index + m[0].indexOf(m[2]!, m[0].indexOf(m[1]!) + m[1]!.length);
+      const init = idx.nodeAt(nameStart, nameStart + m[2]!.length).parent;
+      const value = init?.type === "init_declarator" ? init.childForFieldName("value") : null;
+      const kind = value ? scope.valueKind(value) : undefined;
+      if (value && (kind === "half" || kind === "bf16")) report(value, kind, true);
+    }
+
+    // 2. `__half h = 0.0f;`: a half variable initialised from a float.
+    for (const decl of decls.declarations) {
+      if (decl.type !== "declaration" || !decl.text.includes("=")) continue;
+      const scope = decls.scopeAt(decl.startIndex);
+      for (const d of namedChildren(decl)) {
+        if (d.type !== "init_declarator") continue;
+        const name = d.childForFieldName("declarator");
+        const value = d.childForFieldName("value");
+        const t = name?.type === "identifier" ? scope.lookup(name.text) : undefined;
+        if (
+          value &&
+          t &&
+          t.indirection === 0 &&
+          (t.kind === "half" || t.kind === "bf16") &&
+          isArithmeticValue(value, scope)
+        )
+          report(value, t.kind, false);
+      }
+    }
+
+    // 3. `y[i] = v * r;`: a float stored into a half element or variable.
+    for (const m of idx.scan(/(?<![=!<>+\-*/%&|^])=(?!=)/g)) {
+      // Text first: the assigned expression must be a half name, maybe subscripted or a field.
+      const lineStart = idx.text.lastIndexOf("\n", m.index) + 1;
+      const base = LVALUE_BASE.exec(idx.text.slice(lineStart, m.index))?.[1];
+      if (!base || !decls.scopeAt(m.index).lookup(base)) continue;
+      const eq = idx.nodeAt(m.index, m.index + 1);
+      const a = eq.parent;
+      if (a?.type !== "assignment_expression" || a.childForFieldName("operator")?.text !== "=") continue;
+      const left = a.childForFieldName("left");
+      const right = a.childForFieldName("right");
+      if (!left || !right) continue;
+      const scope = decls.scopeAt(a.startIndex);
+      const lk = scope.valueKind(left);
+      if ((lk === "half" || lk === "bf16") && isArithmeticValue(right, scope)) report(right, lk, false);
+    }
+  },
+};
