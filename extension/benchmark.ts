@@ -4,8 +4,8 @@
 import * as vscode from "vscode";
 import { RunnerClient } from "../native/runner/runnerClient";
 import { defaultCacheDir } from "../server/bench/compile";
-import { appendHistory, historyOf, readHistory } from "../server/bench/history";
 import { type KernelInfo, scanKernels } from "../server/bench/kernelScan";
+import { recordRun } from "../server/bench/recordRun";
 import { historyEntry } from "../server/bench/report";
 import { BenchError, findKernel, runBenchmark } from "../server/bench/runBench";
 import { showResults } from "./benchPanel";
@@ -152,15 +152,12 @@ async function benchmark(
     log.info(
       `benchmark ${results.instance}: ${results.points.length} sizes, compile ${results.compile.cached ? "cached" : `${results.compile.ms.toFixed(0)} ms`}, ${results.totalMs.toFixed(0)} ms in all`,
     );
-    let history = [historyEntry(results)];
-    if (folder) {
-      const appended = await appendHistory(folder, historyEntry(results));
-      if (appended.setAside)
-        void vscode.window.showWarningMessage(
-          `CUDA Kernel Dev: the benchmark history was damaged; it was kept as ${appended.setAside} and a fresh one started.`,
-        );
-      history = historyOf((await readHistory(folder)).entries, results.file, results.kernel);
-    }
+    // The history never costs the run: a damaged or unwritable file is a warning beside the results.
+    const recorded = folder
+      ? await recordRun(folder, historyEntry(results))
+      : { history: [historyEntry(results)] };
+    if (recorded.warning) void vscode.window.showWarningMessage(`CUDA Kernel Dev: ${recorded.warning}`);
+    const history = recorded.history;
     showResults(ctx, log, results, history);
     const failed = results.points.filter((p) => p.error);
     if (failed.length > 0) {

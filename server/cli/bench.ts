@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { RunnerClient } from "../../native/runner/runnerClient";
 import { defaultCacheDir } from "../bench/compile";
-import { appendHistory } from "../bench/history";
+import { recordRun } from "../bench/recordRun";
 import { formatTable, historyEntry } from "../bench/report";
 import { BenchError, runBenchmark } from "../bench/runBench";
 import { CliError } from "./cliError";
@@ -93,9 +93,9 @@ export function benchCommand(): Command {
         const json = `${JSON.stringify(results, null, 2)}\n`;
         if (opts.out) await writeFile(opts.out, json);
         if (opts.history) {
-          const h = await appendHistory(workspace, historyEntry(results));
-          if (h.setAside)
-            process.stderr.write(`cuda-kernel-dev: the history file was damaged; kept it as ${h.setAside}\n`);
+          // A history that cannot be written is a warning: the run's results still print.
+          const { warning } = await recordRun(workspace, historyEntry(results));
+          if (warning) process.stderr.write(`cuda-kernel-dev: warning: ${warning}\n`);
         }
         process.stdout.write(opts.json ? json : `${formatTable(results)}\n`);
         if (!results.ok) process.exitCode = 1;

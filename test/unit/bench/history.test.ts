@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { appendHistory, historyOf, historyPath, readHistory } from "../../../server/bench/history";
+import { recordRun } from "../../../server/bench/recordRun";
 import type { HistoryEntry } from "../../../server/bench/results";
 
 const entry = (kernel: string, medianNs: number): HistoryEntry => ({
@@ -104,4 +105,44 @@ test("a torn last line (a writer died mid-write) is repaired before the next app
     [10, 30],
   );
   assert.equal(readdirSync(join(ws, ".cuda-kernel-dev")).filter((f) => f.includes("corrupt")).length, 1);
+});
+
+test("recording a run: this kernel's history back; an unwritable history is a warning, not a lost run", async () => {
+  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  await recordRun(ws, entry("other", 5));
+  await recordRun(ws, entry("a", 10));
+  const r = await recordRun(ws, entry("a", 20));
+  assert.equal(r.warning, undefined);
+  assert.deepEqual(
+    r.history.map((e) => e.points[0]!.medianNs),
+    [10, 20],
+  );
+
+  // A file where the history folder should be: appending fails (as on a read-only workspace).
+  const blocked = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  writeFileSync(join(blocked, ".cuda-kernel-dev"), "not a folder");
+  const b = await recordRun(blocked, entry("a", 30));
+  assert.deepEqual(
+    b.history.map((e) => e.points[0]!.medianNs),
+    [30],
+    "the run itself is kept",
+  );
+  assert.match(
+    b.warning ?? "",
+    /^this run was not added to the benchmark history \(.*bench-history\.jsonl\): /,
+  );
+
+  // A damaged file: set aside, and said so.
+  const damaged = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  mkdirSync(join(damaged, ".cuda-kernel-dev"));
+  writeFileSync(historyPath(damaged), `${JSON.stringify(entry("a", 1))}\n{"torn`);
+  const d = await recordRun(damaged, entry("a", 2));
+  assert.match(
+    d.warning ?? "",
+    /the benchmark history was damaged; it was kept as .*corrupt.* and a fresh one started/,
+  );
+  assert.deepEqual(
+    d.history.map((e) => e.points[0]!.medianNs),
+    [1, 2],
+  );
 });
