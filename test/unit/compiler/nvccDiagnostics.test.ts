@@ -4,7 +4,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { nvccArgs, resolveNvcc, runNvcc } from "../../../server/compiler/nvcc";
 import { parseNvccOutput } from "../../../server/compiler/nvccDiagnostics";
-import { placeDiagnostics, type PlacedDiagnostic } from "../../../server/compiler/nvccPlacement";
+import {
+  findKernelLine,
+  placeDiagnostics,
+  type PlacedDiagnostic,
+} from "../../../server/compiler/nvccPlacement";
 
 const broken = join(__dirname, "../../fixtures/compiler/broken");
 const read = (name: string): string => readFileSync(join(broken, name), "utf8");
@@ -132,4 +136,19 @@ void test("the stored outputs parse to the same diagnostics the live compiler gi
     parseNvccOutput(read("too_much_shared.sm_75.txt")).map((d) => [d.source, d.symbol]),
     [["ptxas", "_Z5stagePfPKf"]],
   );
+});
+
+void test("findKernelLine: templates, namespaces, launch bounds across lines; undefined when absent", () => {
+  const text = [
+    "namespace ops {",
+    "template <typename T, int BLOCK>",
+    "__global__ void __launch_bounds__(BLOCK)",
+    "    rmsnorm_kernel(T* out, const T* in) {}",
+    "}",
+    "__device__ float rmsnorm_kernel_helper(float x) { return x; }",
+    'extern "C" __global__ void c_linkage_scale(float* x) {}',
+  ].join("\n");
+  assert.equal(findKernelLine(text, "_ZN3ops14rmsnorm_kernelIfLi256EEEvPT_PKS1_"), 3);
+  assert.equal(findKernelLine(text, "c_linkage_scale"), 6);
+  assert.equal(findKernelLine(text, "_Z7missingv"), undefined);
 });

@@ -113,3 +113,22 @@ void test("occupancy --batch over the whole H100 sweep fixture gives the driver'
   assert.equal(got.length, want.length);
   assert.deepEqual(got, want);
 });
+
+void test("resources: a missing nvcc or file is a one-line error with exit 2", () => {
+  const noNvcc = cli(
+    "resources",
+    "test/fixtures/compiler/rmsnorm.cu",
+    "--arch",
+    "sm_90",
+    "--nvcc",
+    "/nonexistent/nvcc",
+  );
+  assert.equal(noNvcc.status, 2);
+  assert.match(noNvcc.stderr, /^cuda-kernel-dev: nvcc not found at "\/nonexistent\/nvcc"/);
+  const noFile = cli("resources", "nope.cu", "--arch", "sm_90");
+  assert.equal(noFile.status, 2);
+  assert.match(noFile.stderr, /nope\.cu: no such file/);
+  const badArch = cli("resources", "test/fixtures/compiler/rmsnorm.cu", "--arch", "sm_9x");
+  assert.equal(badArch.status, 2);
+  assert.match(badArch.stderr, /--arch: unknown architecture "sm_9x"/);
+});
