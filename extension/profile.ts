@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import { scanKernels } from "../server/bench/kernelScan";
 import { BuildProgramError, buildProgram, hasMain } from "../server/profile/buildProgram";
 import { loadCsvs, exportReport } from "../server/profile/loadProfile";
-import { NcuError, profile, type ClockControl, type NcuSet } from "../server/profile/ncuCli";
+import { NcuError, ncuVersion, profile, type ClockControl, type NcuSet } from "../server/profile/ncuCli";
 import { splitCommandLine } from "../server/profile/commandLine";
 import type { HotLines } from "./hotLines";
 import { errorText, ncuPath, views } from "./ncuReportEditor";
@@ -111,6 +111,8 @@ async function profileKernel(
       },
       async (progress, token) => {
         token.onCancellationRequested(() => running?.abort());
+        // ncu first: no point building a program nothing can profile.
+        await ncuVersion(ncuPath());
         if (!command) {
           progress.report({ message: "building with nvcc -lineinfo…" });
           command = [await buildProgram(s.nvcc, uri.fsPath, outDir, undefined, signal)];

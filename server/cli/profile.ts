@@ -4,7 +4,7 @@
 import { Command, Option } from "commander";
 import { basename, join, resolve } from "node:path";
 import { loadCsvs, exportReport } from "../profile/loadProfile";
-import { profile, type ClockControl, type NcuSet } from "../profile/ncuCli";
+import { ncuVersion, profile, type ClockControl, type NcuSet } from "../profile/ncuCli";
 import { buildProgram } from "../profile/buildProgram";
 import { summarize } from "../profile/ncuSummary";
 import { CliError } from "./cliError";
@@ -44,6 +44,7 @@ export function profileCommand(): Command {
     .option("--json", "print {kernels: [...]} as JSON")
     .action(async (file: string, args: string[], o: ProfileCliOptions) => {
       try {
+        await ncuVersion(o.ncu); // ncu first: no point building a program nothing can profile
         const outDir = resolve(o.out);
         const exe = file.endsWith(".cu") ? await buildProgram(o.nvcc, file, outDir, o.arch) : resolve(file);
         const stamp = new Date().toISOString().replace(/[:.]/g, "-");
