@@ -39,7 +39,8 @@ export function addLaunchObserver(fn: LaunchObserver): () => void {
   return () => observers.delete(fn);
 }
 
-export type LaunchErrorCode = "DENIED" | "NOT_FOUND" | "NOT_EXECUTABLE" | "FAILED_TO_START";
+export type LaunchErrorCode =
+  "DENIED" | "NOT_FOUND" | "NOT_EXECUTABLE" | "FAILED_TO_START" | "OUTPUT_NOT_WRITTEN";
 
 export class LaunchError extends Error {
   override name = "LaunchError";
@@ -145,7 +146,8 @@ export interface RunResult {
 
 /**
  * Runs a program to completion. A non-zero exit, a timeout or a cancellation is data in the result;
- * only a launch that did not happen (denied, not found, not executable) rejects, with a LaunchError.
+ * a launch that did not happen (denied, not found, not executable), or whose `stdoutFile` could not
+ * be written, rejects with a LaunchError.
  */
 export function runProcess(command: string, args: readonly string[], o: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
@@ -185,11 +187,22 @@ export function runProcess(command: string, args: readonly string[], o: RunOptio
       for (const l of parts) o.onLine(l);
     };
     let fileDone: Promise<void> = Promise.resolve();
+    let fileError: Error | undefined;
     if (o.stdoutFile && child.stdout) {
       const file = createWriteStream(o.stdoutFile);
+      const path = o.stdoutFile;
       fileDone = new Promise((res) => {
         file.on("close", () => res());
-        file.on("error", () => res());
+        file.on("error", (e: NodeJS.ErrnoException) => {
+          // No point running on with nowhere to put the output (a read-only folder, a full disk).
+          fileError = new LaunchError(
+            `${o.tool ?? command}'s output could not be written to ${path}: ${e.code ?? e.message}`,
+            "OUTPUT_NOT_WRITTEN",
+            o.tool ?? command,
+          );
+          stop();
+          res();
+        });
       });
       child.stdout.pipe(file);
     } else {
@@ -232,7 +245,7 @@ export function runProcess(command: string, args: readonly string[], o: RunOptio
         if (partial.out) o.onLine(partial.out);
         if (partial.err) o.onLine(partial.err);
       }
-      void fileDone.then(() => resolve(result(code, sig)));
+      void fileDone.then(() => (fileError ? reject(fileError) : resolve(result(code, sig))));
     };
     child.on("error", (err: NodeJS.ErrnoException) => {
       if (settled) return;
