@@ -1,10 +1,10 @@
 // Finding and running nvcc: the executable (setting, PATH, /usr/local/cuda/bin), the project's flags
 // (settings or compile_commands.json), and one run with an argument array, a timeout and cancellation.
-import { spawn } from "node:child_process";
 import { constants, existsSync, readFileSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { devNull } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { LaunchError, runProcess } from "../process/launch";
 
 export class NvccNotFoundError extends Error {
   override name = "NvccNotFoundError";
@@ -224,59 +224,35 @@ export interface RunOptions {
 }
 
 /**
- * Runs nvcc; a failed compile is data, not an exception. Only a missing executable throws.
- * child_process rather than execa: execa 9 is ESM-only and does not load in the CommonJS bundles.
+ * Runs nvcc; a failed compile is data, not an exception. Only a missing executable throws (or the
+ * launch policy refusing it: a LaunchError "DENIED" in an untrusted workspace). Through the process
+ * launcher: argument array, no shell; SIGTERM on timeout or cancel (nvcc passes it on to cicc and
+ * ptxas), SIGKILL 2 s later if it lingers.
  */
-export function runNvcc(nvcc: string, args: string[], opts: RunOptions): Promise<NvccRun> {
-  const started = performance.now();
-  return new Promise((resolvePromise, reject) => {
-    if (opts.signal?.aborted) {
-      resolvePromise({ exitCode: undefined, output: "", timedOut: false, cancelled: true, durationMs: 0 });
-      return;
-    }
-    const child = spawn(nvcc, args, {
+export async function runNvcc(nvcc: string, args: string[], opts: RunOptions): Promise<NvccRun> {
+  if (opts.signal?.aborted)
+    return { exitCode: undefined, output: "", timedOut: false, cancelled: true, durationMs: 0 };
+  try {
+    const r = await runProcess(nvcc, args, {
+      tool: "nvcc",
+      setting: "cudaKernelDev.nvcc.path",
       cwd: opts.cwd,
-      stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LC_ALL: "C" },
+      timeoutMs: opts.timeoutMs,
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    const chunks: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => chunks.push(b));
-    child.stderr.on("data", (b: Buffer) => chunks.push(b));
-    let timedOut = false;
-    let cancelled = false;
-    // nvcc runs cicc/ptxas as children; SIGTERM to nvcc stops them too, SIGKILL follows if it lingers.
-    const stop = (): void => {
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
+    return {
+      exitCode: r.exitCode ?? undefined,
+      output: r.output,
+      timedOut: r.timedOut,
+      cancelled: r.cancelled,
+      durationMs: r.durationMs,
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, opts.timeoutMs);
-    const onAbort = (): void => {
-      cancelled = true;
-      stop();
-    };
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const done = (): void => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onAbort);
-    };
-    child.on("error", (err: NodeJS.ErrnoException) => {
-      done();
-      reject(err.code === "ENOENT" ? new NvccNotFoundError(`cannot run ${nvcc}: not found`) : err);
-    });
-    child.on("close", (code) => {
-      done();
-      resolvePromise({
-        exitCode: code ?? undefined,
-        output: Buffer.concat(chunks).toString("utf8"),
-        timedOut,
-        cancelled,
-        durationMs: performance.now() - started,
-      });
-    });
-  });
+  } catch (e) {
+    if (e instanceof LaunchError && (e.code === "NOT_FOUND" || e.code === "NOT_EXECUTABLE"))
+      throw new NvccNotFoundError(e.message);
+    throw e;
+  }
 }
 
 /** A toolkit tool (nvdisasm, cuobjdump) next to nvcc or on PATH; undefined when not installed. */

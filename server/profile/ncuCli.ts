@@ -1,7 +1,7 @@
 // Running the Nsight Compute CLI: profiling a command into a .ncu-rep, and exporting a report's
 // pages as CSV. Argument arrays only, never a shell. ncu's own messages (==ERROR== lines) are
 // what the user sees when it fails.
-import { mkdir } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { runTool, ToolCancelledError, ToolMissingError, type ToolResult } from "./spawnTool";
 
@@ -142,11 +142,19 @@ export async function exportPage(
 ): Promise<void> {
   await mkdir(dirname(outFile), { recursive: true });
   const what = `ncu --import ${report} --page ${page}`;
-  const r = await run(ncuPath, exportArgs(report, page), what, {
-    stdoutFile: outFile,
-    ...(signal ? { signal } : {}),
-  });
-  if (r.exitCode !== 0) throw failure(r, what);
+  // Into a side file, renamed over outFile only when ncu succeeded: a failed or cancelled export
+  // never replaces a good CSV with half of one.
+  const partial = `${outFile}.partial`;
+  try {
+    const r = await run(ncuPath, exportArgs(report, page), what, {
+      stdoutFile: partial,
+      ...(signal ? { signal } : {}),
+    });
+    if (r.exitCode !== 0) throw failure(r, what);
+    await rename(partial, outFile);
+  } finally {
+    await rm(partial, { force: true });
+  }
 }
 
 /** ncu's version line, e.g. "Version 2025.3.1.0 (build ...)", or a NOT_FOUND error. */

@@ -1,7 +1,7 @@
-// Runs a tool (ncu, nsys, nvcc, nvidia-smi) with an argument array, never a shell. Plain
-// child_process: execa 9 is ESM-only and does not load in the CommonJS bundles and tests here.
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+// Runs a tool (ncu, nsys, nvidia-smi) through the process launcher (server/process/launch.ts:
+// argument arrays, no shell, the workspace-trust policy), keeping this module's contract: a tool
+// that cannot start is a ToolMissingError, a cancelled one a ToolCancelledError.
+import { LaunchError, runProcess } from "../process/launch";
 
 export interface ToolResult {
   exitCode: number | null;
@@ -36,63 +36,28 @@ export interface RunToolOptions {
   onLine?: (line: string) => void;
 }
 
-/** Runs to completion; rejects only when the tool cannot start (ToolMissingError) or is cancelled. */
-export function runTool(tool: string, args: string[], o: RunToolOptions = {}): Promise<ToolResult> {
-  return new Promise((resolve, reject) => {
-    if (o.signal?.aborted) {
-      reject(new ToolCancelledError(tool));
-      return;
-    }
-    const child = spawn(tool, args, {
-      cwd: o.cwd,
-      env: o.env ?? process.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      ...(o.signal ? { signal: o.signal, killSignal: "SIGTERM" as const } : {}),
+/**
+ * Runs to completion; rejects only when the tool cannot start (ToolMissingError), is cancelled, is
+ * refused by the launch policy (LaunchError "DENIED", in an untrusted workspace) or its stdoutFile
+ * cannot be written (LaunchError "OUTPUT_NOT_WRITTEN").
+ */
+export async function runTool(tool: string, args: string[], o: RunToolOptions = {}): Promise<ToolResult> {
+  if (o.signal?.aborted) throw new ToolCancelledError(tool);
+  let r;
+  try {
+    r = await runProcess(tool, args, {
+      tool,
+      ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+      ...(o.env !== undefined ? { env: o.env } : {}),
+      ...(o.signal !== undefined ? { signal: o.signal } : {}),
+      ...(o.stdoutFile !== undefined ? { stdoutFile: o.stdoutFile } : {}),
+      ...(o.onLine !== undefined ? { onLine: o.onLine } : {}),
     });
-    let output = "";
-    let stdout = "";
-    let stderr = "";
-    const partial = { out: "", err: "" };
-    const lines = (which: "out" | "err", text: string): void => {
-      if (!o.onLine) return;
-      const all = partial[which] + text;
-      const parts = all.split(/\r?\n/);
-      partial[which] = parts.pop() ?? "";
-      for (const l of parts) o.onLine(l);
-    };
-    let fileDone: Promise<void> = Promise.resolve();
-    if (o.stdoutFile) {
-      const file = createWriteStream(o.stdoutFile);
-      fileDone = new Promise((res) => file.on("close", () => res()));
-      child.stdout.pipe(file);
-    } else {
-      child.stdout.setEncoding("utf8").on("data", (t: string) => {
-        stdout += t;
-        output += t;
-        lines("out", t);
-      });
-    }
-    child.stderr.setEncoding("utf8").on("data", (t: string) => {
-      stderr += t;
-      output += t;
-      lines("err", t);
-    });
-    let failed: Error | undefined;
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      if (e.name === "AbortError") failed = new ToolCancelledError(tool);
-      else if (e.code === "ENOENT" || e.code === "EACCES") failed = new ToolMissingError(tool);
-      else failed = e;
-    });
-    child.on("close", (exitCode, signal) => {
-      if (o.onLine) {
-        if (partial.out) o.onLine(partial.out);
-        if (partial.err) o.onLine(partial.err);
-      }
-      void fileDone.then(() => {
-        if (failed) reject(failed);
-        else if (o.signal?.aborted) reject(new ToolCancelledError(tool));
-        else resolve({ exitCode, signal, output, stdout, stderr });
-      });
-    });
-  });
+  } catch (e) {
+    if (e instanceof LaunchError && (e.code === "NOT_FOUND" || e.code === "NOT_EXECUTABLE"))
+      throw new ToolMissingError(tool);
+    throw e;
+  }
+  if (r.cancelled) throw new ToolCancelledError(tool);
+  return { exitCode: r.exitCode, signal: r.signal, output: r.output, stdout: r.stdout, stderr: r.stderr };
 }
