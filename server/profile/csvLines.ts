@@ -19,6 +19,7 @@ export class CsvLineFilter extends Transform {
   readonly stats: LineFilterStats = { dropped: 0, sawHeader: false, endedWithNewline: true };
   private pending = "";
   private inQuote = false;
+  private first = true;
 
   constructor(private readonly isHeader: (line: string) => boolean) {
     super({ readableObjectMode: false, writableObjectMode: false, decodeStrings: false });
@@ -26,7 +27,12 @@ export class CsvLineFilter extends Transform {
   }
 
   override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
-    const text = this.pending + (typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+    let text = this.pending + (typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+    // A byte-order mark (exports saved on Windows) would hide the header's leading quote.
+    if (this.first) {
+      this.first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
     const lastNl = text.lastIndexOf("\n");
     if (lastNl < 0) {
       this.pending = text;

@@ -1,6 +1,6 @@
 import { describe, it, before } from "node:test";
 import assert from "node:assert/strict";
-import { createReadStream } from "node:fs";
+import { createReadStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseNcuCsv, metricKey, NcuCsvError, type NcuDetailsLaunch } from "../../../server/profile/ncuCsv";
 import { summarize, type KernelSummary } from "../../../server/profile/ncuSummary";
@@ -140,6 +140,12 @@ describe("damaged and unusual exports", () => {
 
   it("stdout noise before, inside and after the CSV: same numbers", async () => {
     assert.deepEqual(summarize(await details("noisy-stdout.csv")).kernels, reference);
+  });
+
+  it("Windows line endings and a byte-order mark: same numbers", async () => {
+    const text = readFileSync(join(FIX, "small.details.csv"), "utf8").replace(/\n/g, "\r\n");
+    const r = await parseNcuCsv({ text: `\ufeff${text}` });
+    assert.deepEqual(summarize(r.launches as NcuDetailsLaunch[]).kernels, reference);
   });
 
   it("an old ncu layout (Kernel Time column, old metric names, nsecond, n/a) reads by name", async () => {
