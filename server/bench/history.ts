@@ -147,7 +147,12 @@ export async function readHistory(workspace: string): Promise<ReadResult> {
   }
   const parsed = parse(text);
   if (parsed.bad === 0) return { entries: parsed.entries };
-  const aside = await setAside(path);
+  let aside: string | undefined;
+  try {
+    aside = await setAside(path);
+  } catch {
+    // Cannot repair it here (a read-only workspace): show the good lines, leave the file as it is.
+  }
   return { entries: parsed.entries, ...(aside ? { setAside: aside } : {}) };
 }
 
