@@ -2,21 +2,19 @@
 // SASS: a -lineinfo cubin through nvdisasm -g, or cuobjdump -sass, where the toolkit has them), opens
 // the result read-only beside the source at the kernel, and highlights the lines that came from the
 // source line under the cursor. Saving the source regenerates an open view.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import * as vscode from "vscode";
 import { asmLinesFor, ptxLineMap, sassLineMap, toRuns, type AsmLineMap } from "../server/compiler/asmLines";
 import { projectFlags } from "../server/compiler/compileFile";
-import { findToolNextTo, NvccNotFoundError, nvccArgs, resolveNvcc, runNvcc } from "../server/compiler/nvcc";
+import { asmOutput, AsmToolError, type AsmKind } from "../server/compiler/asmOutput";
+import { NvccNotFoundError, resolveNvcc } from "../server/compiler/nvcc";
 import { findKernelLine } from "../server/compiler/nvccPlacement";
-import { parseNvccOutput } from "../server/compiler/nvccDiagnostics";
 import { kernelDisplayName } from "../server/compiler/demangle";
 import { formatArch, parseArchList } from "../server/lint/arch";
 import { resolveTargets } from "../server/lint/targets";
 
 const SCHEME = "cuda-kernel-dev-asm";
-type Kind = "ptx" | "sass";
+type Kind = AsmKind;
 
 interface AsmView {
   uri: vscode.Uri;
@@ -26,8 +24,6 @@ interface AsmView {
   text: string;
   map: AsmLineMap;
 }
-
-class ToolError extends Error {}
 
 /** The kernel symbol whose definition is at or above `line`, among the functions of the output. */
 function kernelAtCursor(map: AsmLineMap, sourceText: string, line: number): string | undefined {
@@ -52,43 +48,7 @@ async function generate(kind: Kind, doc: vscode.TextDocument, arch: string): Pro
     folder,
   );
   const timeoutMs = Math.max(1, cfg.get<number>("nvcc.timeoutSeconds") ?? 120) * 1000;
-  const dir = mkdtempSync(join(tmpdir(), "cuda-kernel-dev-asm-"));
-  try {
-    const compile = async (args: string[]): Promise<void> => {
-      const run = await runNvcc(nvcc, args, { cwd: flags.cwd, timeoutMs });
-      if (run.exitCode !== 0) {
-        const first = parseNvccOutput(run.output).find((d) => d.severity === "error");
-        throw new ToolError(
-          first
-            ? `nvcc: ${first.file ? `${basename(first.file)}(${first.line ?? "?"}): ` : ""}${first.message.split("\n")[0]}`
-            : `nvcc failed (exit ${String(run.exitCode)})${run.timedOut ? ", timed out" : ""}`,
-        );
-      }
-    };
-    if (kind === "ptx") {
-      const out = join(dir, "out.ptx");
-      await compile(nvccArgs("ptx", doc.uri.fsPath, arch, flags.args, out));
-      return readFileSync(out, "utf8");
-    }
-    const nvdisasm = await findToolNextTo(nvcc, "nvdisasm");
-    const cuobjdump = nvdisasm ? undefined : await findToolNextTo(nvcc, "cuobjdump");
-    if (!nvdisasm && !cuobjdump)
-      throw new ToolError(
-        `SASS needs nvdisasm or cuobjdump from the CUDA toolkit; neither is next to ${nvcc} or on PATH. PTX works without them.`,
-      );
-    const cubin = join(dir, "out.cubin");
-    await compile(["-cubin", "-lineinfo", `-arch=${arch}`, ...flags.args, "-o", cubin, doc.uri.fsPath]);
-    const tool = nvdisasm ?? cuobjdump!;
-    const run = await runNvcc(tool, nvdisasm ? ["-g", "-c", cubin] : ["-sass", cubin], {
-      cwd: dir,
-      timeoutMs,
-    });
-    if (run.exitCode !== 0)
-      throw new ToolError(`${basename(tool)} failed: ${run.output.trim().split("\n")[0] ?? ""}`);
-    return run.output;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return (await asmOutput({ kind, file: doc.uri.fsPath, arch, nvcc, flags, timeoutMs })).text;
 }
 
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
@@ -167,7 +127,7 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
         () => generate(kind, doc, arch),
       );
     } catch (err) {
-      if (err instanceof ToolError || err instanceof NvccNotFoundError) {
+      if (err instanceof AsmToolError || err instanceof NvccNotFoundError) {
         void vscode.window.showErrorMessage(`CUDA Kernel Dev: ${err.message}`);
         return;
       }
