@@ -55,7 +55,11 @@ function compile(
 ): Promise<{ exitCode: number; all: string }> {
   const file = join(dir, `${name}.cu`);
   writeFileSync(file, source);
-  const args = ["-std=c++17", "-c", `-arch=${arch}`, ...flags, file, "-o", join(dir, `${name}.o`)];
+  return nvccRun([`-arch=${arch}`, ...flags, "-c", file, "-o", join(dir, `${name}.o`)]);
+}
+
+function nvccRun(args: string[]): Promise<{ exitCode: number; all: string }> {
+  args = ["-std=c++17", ...args];
   return new Promise((resolve) => {
     execFile(NVCC!, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
@@ -72,6 +76,30 @@ const CASES: { rule: string; arch: string; flags: string[]; unfixedFails: boolea
   { rule: "bf16-unsupported-arch", arch: "sm_75", flags: [], unfixedFails: false },
   { rule: "block-size-not-warp-multiple", arch: "sm_80", flags: [], unfixedFails: false },
 ];
+
+describe("examples/ compile with nvcc", { skip: NVCC ? false : "nvcc not found" }, () => {
+  const EXAMPLES = join(__dirname, "..", "..", "..", "examples");
+  const gencodes = [75, 80, 90].flatMap((sm) => ["-gencode", `arch=compute_${sm},code=sm_${sm}`]);
+  for (const f of readdirSync(EXAMPLES).filter((n) => n.endsWith(".cu"))) {
+    // bad_conventions.cu uses __half operators on purpose: it only has to build without the operator switches.
+    const flags =
+      f === "bad_conventions.cu"
+        ? STRICT_HALF_FLAGS.filter((x) => !x.includes("OPERATORS"))
+        : STRICT_HALF_FLAGS;
+    it(`${f} for sm_75, sm_80, sm_90`, async () => {
+      const r = await nvccRun([
+        ...gencodes,
+        ...flags,
+        "-c",
+        join(EXAMPLES, f),
+        "-o",
+        join(tmpdir(), `ckd-example-${process.pid}-${f}.o`),
+      ]);
+      rmSync(join(tmpdir(), `ckd-example-${process.pid}-${f}.o`), { force: true });
+      assert.equal(r.exitCode, 0, r.all);
+    });
+  }
+});
 
 describe("quick fixes compile with nvcc", { skip: NVCC ? false : "nvcc not found" }, () => {
   for (const c of CASES) {
