@@ -72,6 +72,7 @@ export function lintTree(tree: Tree, text: string, opts: LintOptions): LintResul
         own.push({ rule: rule.id, severity, message: f.message, span, fixes: f.fixes ?? [] });
       },
     };
+    const started = performance.now();
     try {
       rule.check(ctx);
       findings.push(...own);
@@ -81,6 +82,7 @@ export function lintTree(tree: Tree, text: string, opts: LintOptions): LintResul
         message: err instanceof Error ? (err.stack ?? err.message) : String(err),
       });
     }
+    timings.set(rule.id, performance.now() - started);
   }
   const suppressions = parseSuppressions(text);
   return {

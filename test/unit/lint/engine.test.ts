@@ -97,3 +97,21 @@ test("rules run on the valid parts of a tree with ERROR nodes", async () => {
   assert.equal(found.length, 1);
   assert.equal(found[0]!.span.startLine, 1);
 });
+
+test("per-rule timings are reported for every rule that ran, and only those", async () => {
+  const parser = await cudaParser();
+  const text = "__global__ void k(){ __syncthreads(); }";
+  const tree = parser.parse(text)!;
+  try {
+    const out = lintTree(tree, text, {
+      fileName: "a.cu",
+      targets: [80],
+      rules: [shflRule, syncRule, throwingRule],
+      severity: { "test-sync": "off" },
+    });
+    assert.deepEqual([...out.timings.keys()], ["test-shfl", "test-throws"]);
+    for (const ms of out.timings.values()) assert.ok(ms >= 0);
+  } finally {
+    tree.delete();
+  }
+});
