@@ -3,10 +3,11 @@
 // life (no answer, no progress) for the timeout is failed and its runner killed, SIGTERM then SIGKILL;
 // a sticky CUDA error or a cancel retires the runner too; the next request starts a fresh one. A
 // runner that keeps dying on its own is restarted a bounded number of times, then left stopped.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { LaunchError, spawnChecked } from "../../server/process/launch";
 import type { ProgressMessage, RunnerError, RunnerMethod, RunnerRequests } from "./protocol";
 
 export interface RunnerClientOptions {
@@ -256,12 +257,24 @@ export class RunnerClient {
         message: `the GPU runner script is missing at ${this.opts.runnerPath} (build it with npm run build)`,
       });
     }
-    const child = spawn(this.opts.execPath, [...this.opts.execArgv, this.opts.runnerPath], {
-      stdio: ["pipe", "pipe", "pipe"],
-      // In VS Code's extension host process.execPath is Electron; this makes it behave as Node.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", ...this.opts.env },
-      windowsHide: true,
-    });
+    let child: ChildProcess;
+    try {
+      // Through the process launcher: the workspace-trust policy applies and tests can see it.
+      child = spawnChecked(this.opts.execPath, [...this.opts.execArgv, this.opts.runnerPath], {
+        tool: "the GPU runner",
+        stdio: ["pipe", "pipe", "pipe"],
+        // In VS Code's extension host process.execPath is Electron; this makes it behave as Node.
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", ...this.opts.env },
+      });
+    } catch (e) {
+      // "DENIED" in an untrusted workspace; the message says so.
+      if (e instanceof LaunchError)
+        throw new RunnerRequestError({
+          code: e.code === "DENIED" ? "DENIED" : "NO_RUNNER",
+          message: e.message,
+        });
+      throw e;
+    }
     let markExited: () => void = () => undefined;
     const proc: Proc = {
       child,
@@ -273,8 +286,9 @@ export class RunnerClient {
     this.proc = proc;
     // A runner that died leaves a broken pipe; the exit handler reports it, not an EPIPE throw.
     child.stdin?.on("error", () => undefined);
-    createInterface({ input: child.stdout }).on("line", (line) => this.onLine(proc, line));
-    createInterface({ input: child.stderr }).on("line", (line) => {
+    // stdio is ["pipe", "pipe", "pipe"]: the streams exist.
+    createInterface({ input: child.stdout! }).on("line", (line) => this.onLine(proc, line));
+    createInterface({ input: child.stderr! }).on("line", (line) => {
       proc.stderrTail = (proc.stderrTail + line + "\n").slice(-STDERR_TAIL_CHARS);
       this.opts.log?.(line);
     });

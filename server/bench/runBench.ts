@@ -1,11 +1,9 @@
 // One benchmark, from a file and a kernel name to results: spec -> environment check (driver, GPU,
 // nvcc) -> compile (cached) -> symbols -> one runner request per size. Used by the CLI and the
 // extension alike; the caller owns the runner client and the history.
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, relative, resolve } from "node:path";
-import { promisify } from "node:util";
 import type {
   BenchmarkRequest,
   BenchmarkResult,
@@ -18,6 +16,7 @@ import type {
 } from "../../native/runner/protocol";
 import { projectFlags } from "../compiler/compileFile";
 import { resolveNvcc } from "../compiler/nvcc";
+import { runProcess } from "../process/launch";
 import { parseSpec } from "./benchSpec";
 import { CompileError, compileCubin, nvccVersion } from "./compile";
 import { cppName, generateHarness, type KernelInstance, resolveInstance } from "./harness";
@@ -82,18 +81,20 @@ export type BenchProgress =
   /** A size finished (its result is in; the panel could show it). */
   | { stage: "result"; point: number; points: number; label: string };
 
-const execFileP = promisify(execFile);
-
-async function gitCommit(dir: string): Promise<string | undefined> {
+/** git's stdout, or undefined when git is missing, refused, fails or takes over 5 s. */
+async function git(dir: string, args: string[]): Promise<string | undefined> {
   try {
-    const head = (await execFileP("git", ["-C", dir, "rev-parse", "HEAD"], { timeout: 5000 })).stdout.trim();
-    const dirty = (
-      await execFileP("git", ["-C", dir, "status", "--porcelain", "--untracked-files=no"], { timeout: 5000 })
-    ).stdout.trim();
-    return head + (dirty ? "+dirty" : "");
+    const r = await runProcess("git", ["-C", dir, ...args], { tool: "git", timeoutMs: 5000 });
+    return r.exitCode === 0 ? r.stdout.trim() : undefined;
   } catch {
     return undefined;
   }
+}
+
+async function gitCommit(dir: string): Promise<string | undefined> {
+  const head = await git(dir, ["rev-parse", "HEAD"]);
+  const dirty = head && (await git(dir, ["status", "--porcelain", "--untracked-files=no"]));
+  return head && dirty !== undefined ? head + (dirty ? "+dirty" : "") : undefined;
 }
 
 export function findKernel(kernels: KernelInfo[], name: string): KernelInfo | undefined {
