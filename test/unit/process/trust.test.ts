@@ -1,0 +1,219 @@
+// Workspace Trust at unit level: a cloned workspace whose .vscode/settings.json points nvcc, ncu,
+// nsys, nvidia-smi and the runner at its own script gets zero launches while untrusted (the spy on
+// the launcher sees none, the script's marker file never appears), and after trust is granted the
+// workspace's choice of program is still not used (those settings are machine-scoped and read with
+// machineValue). Also: the package.json contract for such settings, and that the language server
+// bundle cannot start a process at all.
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, afterEach, before, describe, it } from "node:test";
+import { build } from "esbuild";
+import { compileForArchs } from "../../../server/compiler/compileFile";
+import { resolveNvcc } from "../../../server/compiler/nvcc";
+import { profile } from "../../../server/profile/ncuCli";
+import { nsysProfileAndStats } from "../../../server/profile/nsysCli";
+import { queryNvidiaSmi } from "../../../server/profile/nvidiaSmi";
+import { addLaunchObserver, setLaunchPolicy, type LaunchEvent } from "../../../server/process/launch";
+import { machineValue, trustPolicy, type InspectedSetting } from "../../../server/process/trust";
+import { RunnerClient } from "../../../native/runner/runnerClient";
+
+const REPO = join(__dirname, "..", "..", "..");
+const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+  capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations?: string[] } };
+  contributes: {
+    configuration: {
+      properties: Record<string, { scope?: string; description?: string; markdownDescription?: string }>;
+    };
+  };
+};
+const settings = pkg.contributes.configuration.properties;
+
+// Settings that name a program, its arguments, flags or include paths.
+const PROGRAM_SETTING = /\.(path|extraArgs|includePaths|args|flags|ccbin|hostCompiler)$/i;
+
+describe("package.json: settings that name programs or their arguments", () => {
+  it("are machine-scoped and restricted in untrusted workspaces", () => {
+    const named = Object.keys(settings).filter((k) => PROGRAM_SETTING.test(k));
+    assert.ok(
+      named.includes("cudaKernelDev.nvcc.path") && named.includes("cudaKernelDev.ncu.path"),
+      named.join(),
+    );
+    const restricted = new Set(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations ?? []);
+    for (const k of named) {
+      assert.equal(settings[k]!.scope, "machine", `${k} must be machine-scoped`);
+      assert.ok(restricted.has(k), `${k} must be in restrictedConfigurations`);
+    }
+    assert.equal(pkg.capabilities.untrustedWorkspaces.supported, "limited");
+    for (const k of restricted)
+      assert.ok(k in settings, `restrictedConfigurations names an unknown setting ${k}`);
+  });
+
+  it("every setting a tool's command line is built from is restricted", () => {
+    const restricted = new Set(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations ?? []);
+    const flagSettings = Object.keys(settings).filter((k) =>
+      /^cudaKernelDev\.(nvcc|ncu|nsys|nvidiaSmi|bench)\./.test(k),
+    );
+    const unrestricted = flagSettings.filter(
+      (k) => !restricted.has(k) && !/\.(checkOnSave|debounceMs|timeoutSeconds)$/.test(k),
+    );
+    assert.deepEqual(unrestricted, []);
+  });
+});
+
+describe("machineValue: the workspace never chooses the program", () => {
+  it("takes the user's value, else the default; never a workspace or folder value", () => {
+    const s = (v: InspectedSetting<string>): string | undefined => machineValue(v);
+    assert.equal(s({ defaultValue: "", workspaceValue: "./evil.sh" }), "");
+    assert.equal(s({ defaultValue: "", workspaceFolderValue: "./evil.sh" }), "");
+    assert.equal(
+      s({ defaultValue: "", globalValue: "/opt/cuda/bin/nvcc", workspaceValue: "./evil.sh" }),
+      "/opt/cuda/bin/nvcc",
+    );
+    assert.equal(machineValue<string>(undefined), undefined);
+  });
+});
+
+describe("an untrusted workspace that points the tools at its own script", () => {
+  const ws = mkdtempSync(join(tmpdir(), "ckd-untrusted-"));
+  const marker = join(ws, "MARKER-script-ran");
+  const evil = join(ws, "tools", "evil.sh");
+  const kernel = join(ws, "k.cu");
+  let trusted = false;
+  let launches: LaunchEvent[] = [];
+  let stopSpy: () => void = () => undefined;
+
+  // What VS Code would hand the extension for each program setting of this workspace.
+  const inspected: Record<string, InspectedSetting<string>> = {};
+
+  before(() => {
+    mkdirSync(join(ws, "tools"));
+    mkdirSync(join(ws, ".vscode"));
+    writeFileSync(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`);
+    chmodSync(evil, 0o755);
+    writeFileSync(kernel, "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n");
+    const ws_settings = {
+      "cudaKernelDev.nvcc.path": evil,
+      "cudaKernelDev.ncu.path": evil,
+      "cudaKernelDev.nsys.path": evil,
+      "cudaKernelDev.nvidiaSmi.path": evil,
+      "cudaKernelDev.nvcc.extraArgs": ["-ccbin", evil],
+    };
+    writeFileSync(join(ws, ".vscode", "settings.json"), JSON.stringify(ws_settings, null, 2));
+    for (const [k, v] of Object.entries(ws_settings))
+      if (typeof v === "string")
+        inspected[k] = { defaultValue: settings[k] ? "" : undefined, workspaceValue: v };
+    setLaunchPolicy(trustPolicy(() => trusted));
+    stopSpy = addLaunchObserver((e) => launches.push(e));
+  });
+  after(() => {
+    stopSpy();
+    setLaunchPolicy(undefined);
+    rmSync(ws, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    launches = [];
+  });
+
+  /** Each path the extension takes to run a tool, with the program the workspace asked for. */
+  const attempts = async (program: (setting: string) => string): Promise<void> => {
+    const tries: Promise<unknown>[] = [
+      compileForArchs({
+        file: kernel,
+        archs: ["sm_90"],
+        nvcc: program("cudaKernelDev.nvcc.path"),
+        flags: { args: ["-ccbin", evil], cwd: ws, from: "settings" },
+        timeoutMs: 60_000,
+      }),
+      profile({
+        ncuPath: program("cudaKernelDev.ncu.path"),
+        command: [evil],
+        report: join(ws, "r"),
+        set: "basic",
+        clockControl: "base",
+      }),
+      nsysProfileAndStats({
+        nsysPath: program("cudaKernelDev.nsys.path"),
+        command: [evil],
+        report: join(ws, "n"),
+      }),
+      queryNvidiaSmi(program("cudaKernelDev.nvidiaSmi.path")),
+      (async () => {
+        const client = new RunnerClient({ runnerPath: evil, execPath: evil, execArgv: [], maxRestarts: 0 });
+        try {
+          await client.request("devices", {});
+        } finally {
+          await client.dispose();
+        }
+      })(),
+    ];
+    await Promise.allSettled(tries);
+  };
+
+  it("untrusted: nothing starts, every attempt is denied, the script never runs", async () => {
+    trusted = false;
+    await attempts((k) => inspected[k]!.workspaceValue!);
+    assert.deepEqual(
+      launches.filter((e) => e.outcome === "started"),
+      [],
+    );
+    assert.ok(
+      launches.length >= 5,
+      `every tool was attempted and denied: ${launches.map((e) => e.tool).join()}`,
+    );
+    assert.equal(existsSync(marker), false);
+  });
+
+  it("untrusted, with the machine-scoped value the extension reads: still nothing starts", async () => {
+    trusted = false;
+    const nvcc = await resolveNvcc(machineValue(inspected["cudaKernelDev.nvcc.path"]) || undefined);
+    await attempts((k) => (k.endsWith("nvcc.path") ? nvcc : machineValue(inspected[k]) || "tool-from-path"));
+    assert.deepEqual(
+      launches.filter((e) => e.outcome === "started"),
+      [],
+    );
+    assert.equal(existsSync(marker), false);
+  });
+
+  it("after trust is granted, the workspace's script is still not the program that runs", async () => {
+    trusted = true;
+    const nvcc = await resolveNvcc(machineValue(inspected["cudaKernelDev.nvcc.path"]) || undefined);
+    assert.notEqual(nvcc, evil);
+    const r = await compileForArchs({
+      file: kernel,
+      archs: ["sm_90"],
+      nvcc,
+      flags: { args: [], cwd: ws, from: "settings" },
+      timeoutMs: 120_000,
+    });
+    assert.equal(r[0]!.run.exitCode, 0, r[0]!.run.output);
+    const started = launches.filter((e) => e.outcome === "started");
+    assert.ok(started.length >= 1);
+    for (const e of started) assert.ok(e.command !== evil && !e.args.includes(evil), JSON.stringify(e));
+    assert.equal(existsSync(marker), false);
+  });
+});
+
+describe("the language server process", () => {
+  it("cannot start programs: none of our modules in its bundle imports child_process or the launcher", async () => {
+    const r = await build({
+      entryPoints: [join(REPO, "server", "server.ts")],
+      bundle: true,
+      platform: "node",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+      external: ["web-tree-sitter", "tree-sitter-cuda"],
+    });
+    // vscode-languageserver's files.js imports child_process for helpers the server never calls.
+    const ours = Object.entries(r.metafile.inputs).filter(([file]) => !file.startsWith("node_modules/"));
+    assert.ok(ours.length > 20);
+    const imports = ours.flatMap(([file, i]) =>
+      i.imports
+        .filter((x) => /child_process|server\/process\/launch/.test(x.path))
+        .map((x) => `${file} -> ${x.path}`),
+    );
+    assert.deepEqual(imports, []);
+  });
+});
