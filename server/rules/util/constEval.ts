@@ -161,7 +161,19 @@ export class Constants {
     const found: { b: Binding; isConst: boolean }[] = [];
     let reassigned = false;
     this.bindings.set(name, []);
-    for (const n of this.idx.tokens(new RegExp(`\\b${name}\\b`, "g"), NAME_NODES)) {
+    for (const m of this.idx.scan(new RegExp(`\\b${name}\\b`, "g"))) {
+      // Text first: only a definition (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`)
+      // can bind or rebind the name; plain uses are skipped without asking the tree.
+      const text = this.idx.text;
+      const end = m.index + name.length;
+      const after = text.slice(end, end + 4);
+      const before = text.slice(Math.max(0, m.index - 12), m.index);
+      const isDef =
+        /#\s*define\s+$/.test(before) || /^\s*[=({]/.test(after) || /^\s*([-+*/%&|^]|<<|>>)=/.test(after);
+      const isIncDec = /(\+\+|--)\s*$/.test(before) || /^\s*(\+\+|--)/.test(after);
+      if (!isDef && !isIncDec) continue;
+      const n = this.idx.nodeAt(m.index, end);
+      if (!NAME_NODES.has(n.type) || n.startIndex !== m.index) continue;
       const p = n.parent;
       if (!p) continue;
       if (p.type === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
@@ -209,7 +221,13 @@ export class Constants {
   }
 
   /** A name bound to one value only (two different bindings, e.g. in two functions, make it unknown). */
+  private readonly singles = new Map<string, Binding | undefined>();
   private single(name: string): Binding | undefined {
+    if (!this.singles.has(name)) this.singles.set(name, this.findSingle(name));
+    return this.singles.get(name);
+  }
+
+  private findSingle(name: string): Binding | undefined {
     if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
     const list = this.bindingsOf(name);
     if (!list || list.length === 0) return undefined;

@@ -21,7 +21,7 @@ export interface HalfDecls {
   declarations: Node[];
   /** Functions that declare half-typed names, in document order. */
   functions: FunctionHalfScope[];
-  /** The scope for an offset: the function's when it has one, else the file's. */
+  /** The scope for an offset: the function's when it declares half names, else the file's. */
   scopeAt(offset: number): HalfScope;
 }
 
@@ -56,7 +56,12 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
   const fileDecls: Node[] = [];
   const perFn = new Map<number, { fn: Node; decls: Node[] }>();
   const seen = new Set<number>();
-  for (const t of idx.tokens(HALF_TYPE, TYPE_NODES)) {
+  for (const m of idx.scan(HALF_TYPE)) {
+    // Text first: a declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
+    const after = /^\s*([*&A-Za-z_])/.test(idx.text.slice(m.index + m[0].length, m.index + m[0].length + 40));
+    if (!after) continue;
+    const t = idx.nodeAt(m.index, m.index + m[0].length);
+    if (!TYPE_NODES.has(t.type) || t.startIndex !== m.index) continue;
     const decl = declarationOf(idx, t);
     if (!decl || seen.has(decl.id)) continue;
     seen.add(decl.id);
@@ -83,13 +88,17 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
     declarations: [...fileDecls, ...[...perFn.values()].flatMap((e) => e.decls)],
     functions,
     scopeAt(offset) {
-      // Innermost function containing the offset (lambdas nest inside functions).
-      let best: FunctionHalfScope | undefined;
-      for (const f of functions) {
-        if (f.start > offset) break;
-        if (offset < f.end && (!best || f.start >= best.start)) best = f;
+      // Functions come from functionAt (outermost definitions), so they do not overlap: binary search.
+      let lo = 0;
+      let hi = functions.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const f = functions[mid]!;
+        if (offset < f.start) hi = mid - 1;
+        else if (offset >= f.end) lo = mid + 1;
+        else return f.scope;
       }
-      return best?.scope ?? file;
+      return file;
     },
   };
   return result;
