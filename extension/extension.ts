@@ -10,9 +10,12 @@ import * as ptxView from "./ptxView";
 import * as resources from "./resources";
 import * as specAction from "./specAction";
 import * as statusBar from "./statusBar";
+import * as workspaceTrust from "./workspaceTrust";
 
 export function activate(ctx: vscode.ExtensionContext): void {
   const started = performance.now();
+  // First: the launch policy must be in place before any feature could run a tool.
+  workspaceTrust.activate(ctx, log(ctx));
   const status = statusBar.activate(ctx);
   languageServer.activate(ctx, status);
   const compiles = nvccDiagnostics.activate(ctx, log(ctx));
