@@ -3,7 +3,7 @@
 // here; it reads the trust state at each launch, so granting trust takes effect at once.
 import * as vscode from "vscode";
 import { setLaunchPolicy } from "../server/process/launch";
-import { trustPolicy, untrustedMessage } from "../server/process/trust";
+import { trustPolicy } from "../server/process/trust";
 
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   setLaunchPolicy(trustPolicy(() => vscode.workspace.isTrusted));
@@ -13,12 +13,8 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
       log.info("workspace trusted: compiling, benchmarking and profiling can run tools now"),
     ),
   );
-  if (!vscode.workspace.isTrusted) log.info(untrustedMessage("No tool"));
-}
-
-/** For commands that need trust: true when trusted, else shows why not and returns false. */
-export function requireTrust(what: string): boolean {
-  if (vscode.workspace.isTrusted) return true;
-  void vscode.window.showWarningMessage(untrustedMessage(what));
-  return false;
+  if (!vscode.workspace.isTrusted)
+    log.info(
+      "Restricted Mode: no tool (nvcc, ncu, nsys, nvidia-smi, the GPU runner) runs until the workspace is trusted",
+    );
 }
