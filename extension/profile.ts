@@ -10,6 +10,7 @@ import { BuildProgramError, buildProgram, hasMain } from "../server/profile/buil
 import { loadCsvs, exportReport } from "../server/profile/loadProfile";
 import { NcuError, ncuVersion, profile, type ClockControl, type NcuSet } from "../server/profile/ncuCli";
 import { splitCommandLine } from "../server/profile/commandLine";
+import { profileWithBenchHarness } from "../server/profile/profileBench";
 import type { HotLines } from "./hotLines";
 import { errorText, ncuPath, views } from "./ncuReportEditor";
 import { showProfilePanel } from "./profilePanel";
@@ -84,13 +85,16 @@ async function profileKernel(
   const outDir = join(folder, ".cuda-kernel-dev", "profiles");
   const s = settings();
 
-  // A file with main() is its own harness; otherwise the user says what runs the kernel.
+  // A file with main() is its own harness; a kernel with an @bench spec runs in the benchmark
+  // harness (the runner, under ncu); otherwise the user says what runs the kernel.
   let command: string[] | undefined;
-  if (!hasMain(text)) {
+  const viaBench =
+    !hasMain(text) && scanKernels(text).some((k) => k.hasBody && k.name === kernel && k.specLines.length > 0);
+  if (!hasMain(text) && !viaBench) {
     const key = `profile.command:${uri.fsPath}`;
     const line = await vscode.window.showInputBox({
       title: `Profile ${kernel}`,
-      prompt: `${vscode.workspace.asRelativePath(uri)} has no main(). Command line that launches ${kernel} (run in ${vscode.workspace.asRelativePath(folder)}):`,
+      prompt: `${vscode.workspace.asRelativePath(uri)} has no main() and ${kernel} no @bench spec. Command line that launches ${kernel} (run in ${vscode.workspace.asRelativePath(folder)}):`,
       value: ctx.workspaceState.get<string>(key, ""),
       placeHolder: "python bench.py --size 4096",
       ignoreFocusOut: true,
@@ -113,30 +117,48 @@ async function profileKernel(
         token.onCancellationRequested(() => running?.abort());
         // ncu first: no point building a program nothing can profile.
         await ncuVersion(ncuPath());
-        if (!command) {
-          progress.report({ message: "building with nvcc -lineinfo…" });
-          command = [await buildProgram(s.nvcc, uri.fsPath, outDir, undefined, signal)];
-        }
         const stamp = new Date().toISOString().replace(/[:.]/g, "-");
         const report = join(outDir, `${kernel.replace(/\W+/g, "_")}-${s.set}-${stamp}`);
-        log.info(`ncu: profiling ${kernel} in ${command.join(" ")}`);
-        const rep = await profile({
-          ncuPath: ncuPath(),
-          command,
-          report,
-          kernel,
-          count: s.count,
-          ...(s.skip > 0 ? { skip: s.skip } : {}),
-          set: s.set,
-          clockControl: s.clockControl,
-          cwd: folder,
-          signal,
-          onLine: (l) => {
-            log.info(l);
-            const m = /^==PROF== Profiling "(.+?)" - (\d+): (.*)$/.exec(l);
-            if (m) progress.report({ message: `launch ${m[2]}: ${m[3]}` });
-          },
-        });
+        const onLine = (l: string): void => {
+          log.info(l);
+          const m = /^==PROF== Profiling "(.+?)" - (\d+): (.*)$/.exec(l);
+          if (m) progress.report({ message: `launch ${m[2]}: ${m[3]}` });
+        };
+        let rep: string;
+        if (viaBench) {
+          rep = await profileWithBenchHarness({
+            file: uri.fsPath,
+            kernel,
+            nvcc: s.nvcc,
+            ncu: ncuPath(),
+            set: s.set,
+            clockControl: s.clockControl,
+            count: s.count,
+            report,
+            signal,
+            onLine,
+            onProgress: (p) => progress.report({ message: p.stage }),
+          });
+        } else {
+          if (!command) {
+            progress.report({ message: "building with nvcc -lineinfo…" });
+            command = [await buildProgram(s.nvcc, uri.fsPath, outDir, undefined, signal)];
+          }
+          log.info(`ncu: profiling ${kernel} in ${command.join(" ")}`);
+          rep = await profile({
+            ncuPath: ncuPath(),
+            command,
+            report,
+            kernel,
+            count: s.count,
+            ...(s.skip > 0 ? { skip: s.skip } : {}),
+            set: s.set,
+            clockControl: s.clockControl,
+            cwd: folder,
+            signal,
+            onLine,
+          });
+        }
         progress.report({ message: "exporting the report…" });
         const loaded = await loadCsvs(await exportReport(ncuPath(), rep, outDir, signal));
         const hotLines = loaded.source ? hot.set(loaded.source) : [];

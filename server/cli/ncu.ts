@@ -1,6 +1,7 @@
 // `cuda-kernel-dev ncu summarize FILE.csv|FILE.ncu-rep [--json]`: one line (or JSON entry) per
 // profiled launch, in report order, from an ncu details export or a report (via the ncu CLI).
 import { Command } from "commander";
+import { BenchError } from "../bench/runBench";
 import { BuildProgramError } from "../profile/buildProgram";
 import { loadProfile } from "../profile/loadProfile";
 import { NcuError } from "../profile/ncuCli";
@@ -38,6 +39,7 @@ export function formatSummary(kernels: KernelSummary[]): string {
 export function toCliError(e: unknown): unknown {
   if (e instanceof NcuCsvError) return new CliError(e.message, 1);
   if (e instanceof NcuError) return new CliError(e.message, 3);
+  if (e instanceof BenchError) return new CliError(e.message, e.code === "MISSING" ? 3 : 1);
   if (e instanceof BuildProgramError) return new CliError(e.message, e.code === "NVCC_MISSING" ? 3 : 1);
   return e;
 }

@@ -5,7 +5,9 @@ import { Command, Option } from "commander";
 import { basename, join, resolve } from "node:path";
 import { loadCsvs, exportReport } from "../profile/loadProfile";
 import { ncuVersion, profile, type ClockControl, type NcuSet } from "../profile/ncuCli";
-import { buildProgram } from "../profile/buildProgram";
+import { readFile } from "node:fs/promises";
+import { buildProgram, hasMain } from "../profile/buildProgram";
+import { profileWithBenchHarness } from "../profile/profileBench";
 import { summarize } from "../profile/ncuSummary";
 import { CliError } from "./cliError";
 import { formatSummary, toCliError } from "./ncu";
@@ -46,26 +48,43 @@ export function profileCommand(): Command {
       try {
         await ncuVersion(o.ncu); // ncu first: no point building a program nothing can profile
         const outDir = resolve(o.out);
-        const exe = file.endsWith(".cu") ? await buildProgram(o.nvcc, file, outDir, o.arch) : resolve(file);
-        const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-        const safeKernel = o.kernel.replace(/[^A-Za-z0-9_]+/g, "_");
-        const report = join(outDir, `${basename(exe)}-${safeKernel}-${o.set}-${stamp}`);
         const count = Number(o.count);
         if (!Number.isInteger(count) || count < 1)
           throw new CliError(`--count must be a positive integer, got "${o.count}"`, 1);
-        const rep = await profile({
-          ncuPath: o.ncu,
-          command: [exe, ...args],
-          report,
-          kernel: o.kernel,
-          count,
-          ...(o.skip !== undefined ? { skip: Number(o.skip) } : {}),
-          set: o.set,
-          clockControl: o.clockControl,
-          onLine: (l) => {
-            if (!o.json && l.startsWith("==PROF==")) process.stderr.write(`${l}\n`);
-          },
-        });
+        const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+        const safeKernel = o.kernel.replace(/[^A-Za-z0-9_]+/g, "_");
+        const onLine = (l: string): void => {
+          if (!o.json && l.startsWith("==PROF==")) process.stderr.write(`${l}\n`);
+        };
+        let rep: string;
+        if (file.endsWith(".cu") && !hasMain(await readFile(file, "utf8"))) {
+          // A kernel-only file: its @bench spec drives the benchmark harness, run under ncu.
+          rep = await profileWithBenchHarness({
+            file,
+            kernel: o.kernel,
+            nvcc: o.nvcc,
+            ncu: o.ncu,
+            set: o.set,
+            clockControl: o.clockControl,
+            count,
+            report: join(outDir, `${basename(file, ".cu")}-${safeKernel}-${o.set}-${stamp}`),
+            onLine,
+            ...(o.arch ? { arch: o.arch } : {}),
+          });
+        } else {
+          const exe = file.endsWith(".cu") ? await buildProgram(o.nvcc, file, outDir, o.arch) : resolve(file);
+          rep = await profile({
+            ncuPath: o.ncu,
+            command: [exe, ...args],
+            report: join(outDir, `${basename(exe)}-${safeKernel}-${o.set}-${stamp}`),
+            kernel: o.kernel,
+            count,
+            ...(o.skip !== undefined ? { skip: Number(o.skip) } : {}),
+            set: o.set,
+            clockControl: o.clockControl,
+            onLine,
+          });
+        }
         const loaded = await loadCsvs(await exportReport(o.ncu, rep, outDir));
         const summary = summarize(loaded.details);
         process.stderr.write(`report: ${rep}\n`);

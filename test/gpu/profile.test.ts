@@ -85,4 +85,40 @@ describe("cuda-kernel-dev profile (real ncu)", () => {
     assert.ok(file, `files: ${src.files.map((f) => f.path).join(", ")}`);
     assert.ok(file.totalSamples > 0);
   });
+
+  it("profiles an @bench kernel of a kernel-only file through the runner (examples/rmsnorm.cu)", async () => {
+    const out = mkdtempSync(join(tmpdir(), "ckd-profile-bench-"));
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot, "dist", "cli.js"),
+        "profile",
+        join(repoRoot, "examples/rmsnorm.cu"),
+        "--kernel",
+        "rmsnorm_kernel",
+        "--set",
+        "detailed",
+        "--out",
+        out,
+        "--ncu",
+        ncu,
+        "--nvcc",
+        nvcc,
+        "--json",
+      ],
+      { encoding: "utf8", timeout: 300_000 },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const { kernels } = JSON.parse(r.stdout) as { kernels: KernelSummary[] };
+    assert.equal(kernels.length, 1);
+    assert.match(kernels[0]!.kernel, /rmsnorm_kernel/);
+    assert.ok(kernels[0]!.durationNs !== null && kernels[0]!.durationNs > 0);
+    const rep = /^report: (.+)$/m.exec(r.stderr)?.[1];
+    assert.ok(rep && existsSync(rep));
+    const src = await parseNcuSource({ path: rep.replace(/\.ncu-rep$/, ".source.csv") });
+    assert.ok(
+      src.files.some((f) => f.path.endsWith("rmsnorm.cu") && f.totalSamples > 0),
+      src.files.map((f) => f.path).join(", "),
+    );
+  });
 });
