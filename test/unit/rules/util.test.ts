@@ -1,0 +1,99 @@
+// The shared analyses behind the rules, on small snippets: preprocessor arch guards, lint-time
+// constants, and declarator parsing.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { parseSource } from "../../../server/lint/lintDocument";
+import { archOffRanges, hasBf16Guard, inRanges } from "../../../server/rules/util/archGuard";
+import { Constants } from "../../../server/rules/util/constEval";
+import { FileIndex } from "../../../server/rules/util/fileIndex";
+import { parseDeclarators } from "../../../server/rules/util/halfTypes";
+
+async function index(text: string): Promise<FileIndex> {
+  return FileIndex.of({ tree: await parseSource(text), text });
+}
+
+/** Is the first `MARK` compiled for none of the given targets? */
+async function guarded(text: string, targets: number[]): Promise<boolean> {
+  const idx = await index(text);
+  return inRanges(text.indexOf("MARK"), archOffRanges(idx, targets));
+}
+
+describe("arch guards", () => {
+  it("an #if __CUDA_ARCH__ >= 800 body is off for sm_75 but not for sm_80", async () => {
+    const src = "void f() {\n#if __CUDA_ARCH__ >= 800\n  MARK();\n#endif\n}\n";
+    assert.equal(await guarded(src, [75]), true);
+    assert.equal(await guarded(src, [75, 80]), false);
+  });
+  it("the host-or-Ampere form guards; the inverted test and #ifdef __CUDA_ARCH__ do not", async () => {
+    assert.equal(
+      await guarded("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800\nint MARK;\n#endif\n", [75]),
+      true,
+    );
+    assert.equal(await guarded("#if __CUDA_ARCH__ < 800\nint MARK;\n#endif\n", [75]), false);
+    assert.equal(await guarded("#ifdef __CUDA_ARCH__\nint MARK;\n#endif\n", [75]), false);
+  });
+  it("the #else of a low-arch test guards; an unknown macro does not", async () => {
+    assert.equal(
+      await guarded(
+        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\nint x;\n#else\nint MARK;\n#endif\n",
+        [75],
+      ),
+      true,
+    );
+    assert.equal(await guarded("#if HAS_BF16\nint MARK;\n#endif\n", [75]), false);
+    assert.equal(
+      await guarded("#if __CUDA_ARCH__ >= 800 || defined(FORCE)\nint MARK;\n#endif\n", [75]),
+      false,
+    );
+  });
+  it("an #elif after a taken low-arch arm is off", async () => {
+    const src = "#if __CUDA_ARCH__ < 800\nint x;\n#elif __CUDA_ARCH__ >= 900\nint MARK;\n#endif\n";
+    assert.equal(await guarded(src, [75]), true);
+  });
+  it("hasBf16Guard sees only conditions that split sm_75 from sm_80", async () => {
+    assert.equal(hasBf16Guard(await index("#if __CUDA_ARCH__ >= 800\n#endif\n")), true);
+    assert.equal(hasBf16Guard(await index("#if __CUDA_ARCH__ >= 700\n#endif\n")), false);
+  });
+});
+
+describe("lint-time constants", () => {
+  async function valueOf(text: string, name: string): Promise<number | undefined> {
+    return Constants.of(await index(text)).valueOfName(name);
+  }
+  it("follows #define, constexpr and arithmetic through names", async () => {
+    assert.equal(await valueOf("#define WARPS 8\nconstexpr int kBlock = WARPS * 32;\n", "kBlock"), 256);
+    assert.equal(await valueOf("#define SMEM (48 << 10)\n", "SMEM"), 49152);
+    assert.equal(await valueOf("constexpr size_t kBytes = 1024 * sizeof(float);\n", "kBytes"), 4096);
+  });
+  it("a dim3 counts all its threads, also in the `dim3 b(k)` form that parses as a declaration", async () => {
+    assert.equal(await valueOf("void f() { dim3 block(16, 8, 2); }\n", "block"), 256);
+    assert.equal(await valueOf("constexpr int k = 64;\nvoid f() { dim3 block(k); }\n", "block"), 64);
+  });
+  it("a local that is assigned again, or two different definitions, is unknown", async () => {
+    assert.equal(await valueOf("void f(int n) { int t = 256; t = n; }\n", "t"), undefined);
+    assert.equal(await valueOf("void f(int n) { int t = 256; ++t; }\n", "t"), undefined);
+    assert.equal(
+      await valueOf("void f() { const int t = 128; }\nvoid g() { const int t = 256; }\n", "t"),
+      undefined,
+    );
+    assert.equal(
+      await valueOf("void f() { const int t = 128; }\nvoid g() { const int t = 128; }\n", "t"),
+      128,
+    );
+  });
+  it("does not loop on self-reference", async () => {
+    assert.equal(await valueOf("#define A (B + 1)\n#define B (A + 1)\n", "A"), undefined);
+  });
+});
+
+describe("declarator parsing", () => {
+  it("reads names, pointer depth and arrays after the type", () => {
+    assert.deepEqual(parseDeclarators("* __restrict__ x"), [{ name: "x", indirection: 1, array: false }]);
+    assert.deepEqual(parseDeclarators(" *y = in + f(a, b), z[8], w"), [
+      { name: "y", indirection: 1, array: false },
+      { name: "z", indirection: 1, array: true },
+      { name: "w", indirection: 0, array: false },
+    ]);
+    assert.deepEqual(parseDeclarators(" const* const p"), [{ name: "p", indirection: 1, array: false }]);
+  });
+});
