@@ -5,7 +5,7 @@
 import * as vscode from "vscode";
 import type { DeviceAttributes } from "../native/runner/protocol";
 import { RunnerClient } from "../native/runner/runnerClient";
-import { NvidiaSmiError, queryNvidiaSmi, type SmiDevice, type SmiLog } from "../server/profile/nvidiaSmi";
+import { queryNvidiaSmi, type SmiDevice, type SmiLog } from "../server/profile/nvidiaSmi";
 
 export const REFRESH_DEVICES_COMMAND = "cudaKernelDev.refreshDevices";
 export const DEVICES_VIEW = "cudaKernelDev.devices";
@@ -69,7 +69,8 @@ class DevicesProvider implements vscode.TreeDataProvider<Item> {
     try {
       smi = await queryNvidiaSmi(path);
     } catch (e) {
-      error = e instanceof NvidiaSmiError ? e.message : String(e);
+      // NvidiaSmiError, or the launcher's LaunchError (e.g. Restricted Mode): its message is the sentence.
+      error = e instanceof Error ? e.message : String(e);
       this.log.warn(`devices: ${error}`);
     }
     let attrs: DeviceAttributes[] = [];
