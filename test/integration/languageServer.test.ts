@@ -98,6 +98,15 @@ test("code action: the quick fix's edit applied to the text clears that diagnost
   await lsp.waitForDiagnostics(URI, (d, version) => version === doc.version && shuffleFindings(d) === 1);
 });
 
+test("settings change: a severity override applies after didChangeConfiguration", async () => {
+  lsp.settings = { targets: ["sm_80"], lint: { severity: { "deprecated-shuffle": "hint" } } };
+  await lsp.conn.sendNotification("workspace/didChangeConfiguration", { settings: null });
+  await lsp.waitForDiagnostics(URI, (d) =>
+    d.some((x) => x.code === "deprecated-shuffle" && x.severity === 4),
+  );
+  await lsp.waitFor("new targets", () => (lsp.targets.get(URI)?.archs[0] === "sm_80" ? true : undefined));
+});
+
 test("code action: 'Disable RULE for this line' inserts a suppression comment that silences it", async () => {
   const target = lsp.diagnostics.get(URI)!.diagnostics.find((x) => x.code === "deprecated-shuffle")!;
   const actions: CodeAction[] = await lsp.conn.sendRequest("textDocument/codeAction", {
@@ -129,13 +138,6 @@ test("hover and document symbols", async () => {
       ["reduce", "__global__"],
     ],
   );
-});
-
-test("settings change: a severity override applies after didChangeConfiguration", async () => {
-  lsp.settings = { targets: ["sm_80"], lint: { severity: { "deprecated-shuffle": "off" } } };
-  await lsp.conn.sendNotification("workspace/didChangeConfiguration", { settings: null });
-  await lsp.waitForDiagnostics(URI, (d) => shuffleFindings(d) === 0);
-  await lsp.waitFor("new targets", () => (lsp.targets.get(URI)?.archs[0] === "sm_80" ? true : undefined));
 });
 
 test("close: diagnostics are cleared; a broken request does not take the server down", async () => {

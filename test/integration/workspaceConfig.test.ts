@@ -1,0 +1,90 @@
+// The server reads the workspace: targets from build.toml, severities from .cuda-kernel-dev.toml, and
+// re-reads them when the client reports a changed file; lint.enable turns it all off.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { startLsp, type LspSession } from "./lspClient";
+
+const SRC = `#include <cuda_bf16.h>
+__global__ void scale(__nv_bfloat16* x, float s) {
+  float v = __bfloat162float(x[threadIdx.x]) * s;
+  v += __shfl_xor(v, 1);
+  x[threadIdx.x] = __float2bfloat16(v);
+}
+`;
+
+let lsp: LspSession;
+let root: string;
+let uri: string;
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), "ckd-ws-"));
+  mkdirSync(join(root, "csrc"));
+  writeFileSync(
+    join(root, "build.toml"),
+    '[kernel.scale]\nbackend = "cuda"\ncuda-capabilities = ["8.0", "9.0"]\n',
+  );
+  writeFileSync(join(root, ".cuda-kernel-dev.toml"), '[rules]\ndeprecated-shuffle = "warning"\n');
+  writeFileSync(join(root, "csrc", "scale.cu"), SRC);
+  uri = pathToFileURL(join(root, "csrc", "scale.cu")).href;
+  lsp = await startLsp({ rootUri: pathToFileURL(root).href, initializationOptions: { lintDebounceMs: 0 } });
+  await lsp.conn.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "cuda-cpp", version: 1, text: SRC },
+  });
+});
+after(async () => {
+  await lsp.close();
+});
+
+const rulesOf = (d: { code?: string | number }[]): (string | number | undefined)[] => d.map((x) => x.code);
+
+test("targets come from the nearest build.toml; severities from .cuda-kernel-dev.toml", async () => {
+  const diags = await lsp.waitForDiagnostics(uri, (d) => rulesOf(d).includes("deprecated-shuffle"));
+  assert.equal(
+    diags.find((d) => d.code === "deprecated-shuffle")!.severity,
+    2,
+    "warning, from the config file",
+  );
+  assert.ok(!rulesOf(diags).includes("bf16-unsupported-arch"), "sm_80+ only: bf16 is fine");
+  const targets = await lsp.waitFor("targets", () => lsp.targets.get(uri));
+  assert.deepEqual(targets, {
+    uri,
+    archs: ["sm_80", "sm_90"],
+    source: "build.toml",
+    file: join(root, "build.toml"),
+  });
+});
+
+test("a changed build file (workspace/didChangeWatchedFiles) re-resolves targets and relints", async () => {
+  writeFileSync(
+    join(root, "build.toml"),
+    '[kernel.scale]\nbackend = "cuda"\ncuda-capabilities = ["7.5", "9.0"]\n',
+  );
+  await lsp.conn.sendNotification("workspace/didChangeWatchedFiles", {
+    changes: [{ uri: pathToFileURL(join(root, "build.toml")).href, type: 2 }],
+  });
+  await lsp.waitFor("sm_75 targets", () => (lsp.targets.get(uri)?.archs[0] === "sm_75" ? true : undefined));
+  await lsp.waitForDiagnostics(uri, (d) => rulesOf(d).includes("bf16-unsupported-arch"));
+});
+
+test("a broken config file is reported in the targets notes, not thrown", async () => {
+  writeFileSync(join(root, ".cuda-kernel-dev.toml"), "[rules\n");
+  await lsp.conn.sendNotification("workspace/didChangeWatchedFiles", {
+    changes: [{ uri: pathToFileURL(join(root, ".cuda-kernel-dev.toml")).href, type: 2 }],
+  });
+  const notes = await lsp.waitFor("notes", () => lsp.targets.get(uri)?.notes);
+  assert.match(notes.join("\n"), /\.cuda-kernel-dev\.toml/);
+  // Back to the rule's default severity (error) once the broken file no longer applies.
+  await lsp.waitForDiagnostics(uri, (d) =>
+    d.some((x) => x.code === "deprecated-shuffle" && x.severity === 1),
+  );
+});
+
+test("cudaKernelDev.lint.enable = false clears the diagnostics", async () => {
+  lsp.settings = { lint: { enable: false } };
+  await lsp.conn.sendNotification("workspace/didChangeConfiguration", { settings: null });
+  await lsp.waitForDiagnostics(uri, (d) => d.length === 0);
+});
