@@ -24,9 +24,9 @@ function script(name: string, body: string): string {
 const profileOpts = {
   command: ["./app"],
   report: join(dir, "reports", "r"),
-  set: "basic",
-  clockControl: "base",
-} as const;
+  set: "basic" as const,
+  clockControl: "base" as const,
+};
 
 describe("ncu missing", () => {
   it("profiling names the setting to fix", async () => {
