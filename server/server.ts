@@ -26,6 +26,7 @@ import { compareSpans } from "./lint/engine";
 import { EDITOR_LIMITS, LintDocument } from "./lint/lintDocument";
 import { cudaParser, type CudaParser, type TextChange } from "./lint/parser";
 import { ruleDocUri } from "./lint/ruleDocs";
+import { isSuppressed, parseSuppressions } from "./lint/suppressions";
 import { readSettings, type LintSettings } from "./lint/settings";
 import { cudaSymbols } from "./lint/symbols";
 import { resolveTargets, type ResolvedTargets } from "./lint/targets";
@@ -310,16 +311,14 @@ export function startServer(connection: Connection): void {
         connection.console.error(`rule ${f.rule} failed on ${doc.uri}: ${f.message}`);
       }
     }
+    const text = doc.getText();
+    // Provider findings honour the same suppression comments as the rules.
+    const suppressions = diagnosticProviders.length > 0 ? parseSuppressions(text) : undefined;
     for (const provider of diagnosticProviders) {
       const extra = guard("diagnostic provider", [], () =>
-        provider({
-          uri: doc.uri,
-          fileName: filePath(doc.uri),
-          languageId: doc.languageId,
-          text: doc.getText(),
-        }),
+        provider({ uri: doc.uri, fileName: filePath(doc.uri), languageId: doc.languageId, text }),
       );
-      findings.push(...extra);
+      findings.push(...extra.filter((f) => !suppressions || !isSuppressed(suppressions, f)));
     }
     return findings.sort((a, b) => compareSpans(a.span, b.span));
   }
@@ -461,8 +460,7 @@ export function startServer(connection: Connection): void {
             },
           });
         }
-        if (f.rule !== "lint-skipped" && knownRules.has(f.rule))
-          actions.push(suppressAction(entry.doc, f, diagnostics));
+        if (f.rule !== "lint-skipped") actions.push(suppressAction(entry.doc, f, diagnostics));
       }
       return actions;
     }),
