@@ -239,9 +239,10 @@ export const CUDA_DOCS: Readonly<Record<string, CudaDoc>> = {
   },
   __shfl: {
     kind: "intrinsic",
-    signature: "T __shfl(T var, int srcLane, int width = warpSize)   (removed)",
+    signature: "T __shfl(T var, int srcLane, int width = warpSize)   (deprecated)",
     meaning: "The pre-CUDA 9 shuffle without a mask.",
-    availability: "Not available for sm_70+ with CUDA 9+; removed from current toolkits.",
+    availability:
+      "Deprecated since CUDA 9; `sm_30_intrinsics.h` declares it only when compiling for below sm_70, so it does not exist for sm_70 and newer.",
     pitfall: "Replace with `__shfl_sync(0xffffffff, var, srcLane)`.",
   },
   // Memory access
@@ -272,7 +273,7 @@ export const CUDA_DOCS: Readonly<Record<string, CudaDoc>> = {
     signature: "size_t __cvta_generic_to_shared(const void* ptr)",
     meaning:
       "Converts a generic pointer to a 32-bit shared-memory address, as `cp.async`/`ldmatrix` inline PTX wants.",
-    availability: "sm_70+ (CUDA 11+).",
+    availability: "All supported architectures (declared in `sm_20_intrinsics.h`).",
     pitfall:
       "The pointer must point into shared memory; the result is an address for PTX, not a dereferenceable pointer.",
   },
@@ -366,7 +367,7 @@ export const CUDA_DOCS: Readonly<Record<string, CudaDoc>> = {
     signature: "float __expf(float x)",
     meaning: "Fast approximate e^x on the special function unit.",
     availability: "All architectures. `-use_fast_math` turns `expf` into it.",
-    pitfall: "Error grows with |x| (2 + 1.16|x| ulp); for softmax subtract the row max first.",
+    pitfall: "Error grows with |x| (max 2 + floor(|1.173 x|) ulp); for softmax subtract the row max first.",
   },
   __logf: {
     kind: "math function",
@@ -504,9 +505,11 @@ export const CUDA_DOCS: Readonly<Record<string, CudaDoc>> = {
   __hmax: {
     kind: "intrinsic",
     signature: "__half __hmax(__half a, __half b)",
-    meaning: "Maximum of two halves (NaN handling as fmaxf).",
-    availability: "sm_80+ (cuda_fp16.h); on older targets compare in float.",
-    pitfall: "Building for sm_75 fails: guard or convert to float.",
+    meaning: "Maximum of two halves; if one is NaN the other is returned, and +0.0 counts above -0.0.",
+    availability:
+      "cuda_fp16.h, host and device on all architectures in CUDA 13 (one `max.f16` instruction on sm_80+, emulated with comparisons before).",
+    pitfall:
+      "Older toolkits declared it only for sm_80+, so the same code built for T4 (sm_75) with them did not compile.",
   },
   __habs: {
     kind: "intrinsic",
