@@ -90,6 +90,9 @@ export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
   let pendingLabel: "file" | "kernel" | undefined;
   let block: Block | undefined;
   let sawHeader = false;
+  // A report profiled without source counters (the basic set) still exports line/source columns, but no
+  // samples: that is a report with no hot lines, not a damaged file.
+  let sawSamplelessHeader = false;
 
   await streamRecords(
     input,
@@ -118,6 +121,14 @@ export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
       if (header) {
         block = header;
         sawHeader = true;
+        return;
+      }
+      if (
+        !block &&
+        rec.some((c) => LINE_COL.test(c.trim())) &&
+        rec.some((c) => /^address$/i.test(c.trim()))
+      ) {
+        sawSamplelessHeader = true;
         return;
       }
       if (!block) return;
@@ -157,6 +168,7 @@ export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
       if (src !== undefined && h.source === undefined) h.source = src;
     },
   );
+  if (!sawHeader && sawSamplelessHeader) return { files: [] };
   if (!sawHeader)
     throw new NcuCsvError(
       "not an ncu source page export: no header with a line column and warp stall samples",
