@@ -54,11 +54,13 @@ export const bf16UnsupportedArch: Rule = {
 
     // Every unguarded use in a device function body (kernels, __device__ functions); the fix once per function.
     const reportedFns = new Set<number>();
-    for (const n of idx.tokens(BF16_TOKEN, TOKEN_TYPES)) {
-      if (n.type === "identifier" && n.parent?.type !== "call_expression") continue;
-      const fn = idx.deviceFunctionAt(n.startIndex);
+    for (const m of idx.scan(BF16_TOKEN)) {
       // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
-      if (!fn || inRanges(n.startIndex, off)) continue;
+      const fn = idx.deviceFunctionAt(m.index);
+      if (!fn || inRanges(m.index, off)) continue;
+      const n = idx.nodeAt(m.index, m.index + m[0].length);
+      if (!TOKEN_TYPES.has(n.type) || n.startIndex !== m.index) continue;
+      if (n.type === "identifier" && n.parent?.type !== "call_expression") continue;
       const stmts = bodyStatements(fn.node);
       const first = !reportedFns.has(fn.node.id);
       reportedFns.add(fn.node.id);

@@ -72,6 +72,17 @@ const OP_CHARS = "+-*/<>=!";
  * Conservative: never false for a real operand; the tree decides the rest.
  */
 function operatorNearby(text: string, start: number, end: number): boolean {
+  // Opening parentheses right before the name may close right after it: `(x[i]) * y`. Others belong to an
+  // enclosing call (`f(x[i]) * y` puts the operator on the call, not on x).
+  let j = start - 1;
+  let opens = 0;
+  for (; j >= 0; j--) {
+    const c = text[j]!;
+    if (c === "(") opens++;
+    else if (!/\s/.test(c)) break;
+  }
+  if (j >= 0 && OP_CHARS.includes(text[j]!) && !(text[j] === "=" && !OP_CHARS.includes(text[j - 1] ?? "")))
+    return true;
   let i = end;
   for (let guard = 0; guard < 16 && i < text.length; guard++) {
     while (i < text.length && /\s/.test(text[i]!)) i++;
@@ -86,16 +97,14 @@ function operatorNearby(text: string, start: number, end: number): boolean {
       i++;
     } else if (c === ".") i = skipWord(text, i + 1);
     else if (c === "-" && text[i + 1] === ">") i = skipWord(text, i + 2);
-    else if (c === ")") i++;
-    else break;
+    else if (c === ")" && opens > 0) {
+      opens--;
+      i++;
+    } else break;
   }
-  if (i < text.length && OP_CHARS.includes(text[i]!)) {
-    // a plain `=` (assignment to something else) is not an operator on the name
-    if (!(text[i] === "=" && text[i + 1] !== "=")) return true;
-  }
-  let j = start - 1;
-  while (j >= 0 && (/\s/.test(text[j]!) || text[j] === "(")) j--;
-  return j >= 0 && OP_CHARS.includes(text[j]!) && !(text[j] === "=" && !OP_CHARS.includes(text[j - 1] ?? ""));
+  if (i >= text.length || !OP_CHARS.includes(text[i]!)) return false;
+  // a plain `=` (assignment to something else) is not an operator on the name
+  return !(text[i] === "=" && text[i + 1] !== "=");
 }
 
 function skipWord(text: string, i: number): number {
