@@ -60,6 +60,8 @@ export interface SpawnOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   stdio?: StdioOptions;
+  /** For spawnChecked only: node kills the child with SIGTERM on abort and emits an AbortError. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -87,6 +89,7 @@ export function spawnChecked(command: string, args: readonly string[], o: SpawnO
     cwd: o.cwd,
     env: o.env ?? process.env,
     stdio: o.stdio ?? ["ignore", "pipe", "pipe"],
+    ...(o.signal ? { signal: o.signal } : {}),
   });
 }
 
@@ -174,7 +177,9 @@ export function runProcess(command: string, args: readonly string[], o: RunOptio
     }
     let child: ChildProcess;
     try {
-      child = spawnChecked(command, args, o);
+      // runProcess handles the signal itself (timeout-style stop, `cancelled` in the result).
+      const { signal: _handledHere, ...spawnOptions } = o;
+      child = spawnChecked(command, args, spawnOptions);
     } catch (e) {
       reject(e instanceof Error ? e : new Error(String(e)));
       return;

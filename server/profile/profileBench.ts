@@ -3,7 +3,7 @@
 // ncu (one-shot: the request goes in on stdin, the answer comes back on stdout among ncu's ==PROF==
 // lines, then stdin closes, the runner exits and ncu writes the report). ncu profiles only the
 // kernel's own symbol (-k with --kernel-name-base mangled), -c launches of it.
-import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type {
@@ -14,6 +14,7 @@ import type {
 } from "../../native/runner/protocol";
 import { defaultRunnerPath, RunnerClient } from "../../native/runner/runnerClient";
 import { defaultCacheDir } from "../bench/compile";
+import { spawnChecked } from "../process/launch";
 import { runBenchmark, type BenchProgress, type BenchRunner } from "../bench/runBench";
 import {
   NcuError,
@@ -86,10 +87,13 @@ export class BenchProfiler implements BenchRunner {
     // -k matches the mangled symbol exactly: no regex, no other instantiation of a template.
     const k = args.indexOf("-k");
     args.splice(k, 2, "--kernel-name-base", "mangled", "-k", params.kernel.symbol);
-    const child = spawn(this.o.ncuPath, args, {
+    // Through the process launcher (trust policy, observers); stdio is all pipes.
+    const child = spawnChecked(this.o.ncuPath, args, {
+      tool: "ncu",
+      setting: "cudaKernelDev.ncu.path",
       stdio: ["pipe", "pipe", "pipe"],
       ...(options.signal ? { signal: options.signal } : {}),
-    });
+    }) as ChildProcessWithoutNullStreams;
     let output = "";
     let answer: { result?: RunnerRequests["benchmark"]["result"]; error?: RunnerError } | undefined;
     const onLine = (line: string): void => {
@@ -129,7 +133,12 @@ export class BenchProfiler implements BenchRunner {
       child.on("error", (e: NodeJS.ErrnoException) => {
         if (e.name === "AbortError") reject(new NcuError("ncu cancelled", "CANCELLED"));
         else if (e.code === "ENOENT" || e.code === "EACCES")
-          reject(new NcuError(`Nsight Compute CLI not found: "${this.o.ncuPath}"`, "NOT_FOUND"));
+          reject(
+            new NcuError(
+              `Nsight Compute CLI not found: "${this.o.ncuPath}" is not on PATH or not executable. Install Nsight Compute or set cudaKernelDev.ncu.path.`,
+              "NOT_FOUND",
+            ),
+          );
         else reject(e);
       });
       child.on("close", (code) => resolve(code));
