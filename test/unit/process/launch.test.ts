@@ -2,7 +2,15 @@
 // nothing, timeouts and cancellation end the process (SIGKILL when SIGTERM is ignored), missing
 // and non-executable programs give clear errors, and the policy/observer hooks see every launch.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, describe, it } from "node:test";
@@ -193,5 +201,25 @@ describe("launcher: policy and observers", () => {
     const r = await runProcess("echo", ["ok"]);
     stop();
     assert.equal(r.stdout, "ok\n");
+  });
+});
+
+describe("launcher: the only way to start a process", () => {
+  it("no other module of the extension, server or runner client imports child_process", () => {
+    const repo = join(__dirname, "..", "..", "..");
+    const offenders: string[] = [];
+    for (const dir of ["server", "extension", "native/runner"])
+      for (const f of readdirSync(join(repo, dir), { recursive: true, encoding: "utf8" })) {
+        if (!f.endsWith(".ts") || join(dir, f) === join("server", "process", "launch.ts")) continue;
+        const text = readFileSync(join(repo, dir, f), "utf8");
+        // Type-only imports (ChildProcess in signatures) start nothing.
+        if (
+          /^import (?!type\b)[^;]*from "(node:)?child_process"|require\(["'](node:)?child_process["']\)|from "execa"/m.test(
+            text,
+          )
+        )
+          offenders.push(join(dir, f));
+      }
+    assert.deepEqual(offenders, []);
   });
 });
