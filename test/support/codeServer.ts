@@ -38,6 +38,7 @@ const defaultSettings = {
   "extensions.autoUpdate": false,
   "update.mode": "none",
   "editor.minimap.enabled": false,
+  "git.openRepositoryInParentFolders": "never",
 };
 
 export async function freePort(): Promise<number> {

@@ -41,5 +41,6 @@ export async function startUiSession(
 
 /** The extension's status-bar item (targets), as VS Code renders it. */
 export function statusItem(page: Page) {
-  return page.locator('[id="cuda-kernel-dev.cuda-kernel-dev.targets"]');
+  // VS Code renders it with id "<publisher>.<name>.<item id>".
+  return page.locator('.statusbar-item[id^="cuda-kernel-dev.cuda-kernel-dev."][id$="targets"]');
 }
