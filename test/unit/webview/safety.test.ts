@@ -10,6 +10,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { panelHtml as benchHtml } from "../../../extension/benchPanelHtml";
+import { occupancyHtml } from "../../../extension/occupancyPanelHtml";
+import { profilePageHtml } from "../../../extension/profilePanelHtml";
 import * as benchProtocol from "../../../webview/bench/protocol";
 import * as occupancyProtocol from "../../../webview/occupancy/protocol";
 import * as profileProtocol from "../../../webview/profile/protocol";
@@ -57,16 +59,21 @@ const CSP_SOURCE = "https://*.vscode-cdn.net";
 
 describe("webview pages", () => {
   const uri = "https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/bench.js";
-  it("the benchmark panel page", () => {
-    const nonce = randomBytes(18).toString("base64");
-    checkPage(benchHtml(CSP_SOURCE, uri, nonce), nonce, uri, CSP_SOURCE);
-  });
+  const pages: [string, (cspSource: string, scriptUri: string, nonce: string) => string][] = [
+    ["benchmark", benchHtml],
+    ["occupancy", occupancyHtml],
+    ["profile", profilePageHtml],
+  ];
+  for (const [name, build] of pages)
+    it(`the ${name} panel page`, () => {
+      const nonce = randomBytes(18).toString("base64");
+      checkPage(build(CSP_SOURCE, uri, nonce), nonce, uri, CSP_SOURCE);
+    });
 
   it("every host makes a fresh nonce per load from crypto, inside the function that builds the page", () => {
-    const hosts = src("extension").filter((f) => /Content-Security-Policy|panelHtml\(/.test(f.text));
+    const hosts = src("extension").filter((f) => /createWebviewPanel|webview\.options =/.test(f.text));
     assert.ok(hosts.length >= 3, hosts.map((h) => h.file).join());
     for (const h of hosts) {
-      if (/Html\.ts$/.test(h.file)) continue; // pure builders take the nonce as a parameter
       // A module-level nonce would be reused across loads.
       assert.ok(!/^const \w*nonce\w* =/im.test(h.text), `${h.file}: nonce at module level`);
       assert.match(h.text, /randomBytes\(\d+\)\.toString\("base64"\)/, `${h.file}: nonce from crypto`);
