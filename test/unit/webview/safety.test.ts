@@ -3,7 +3,7 @@
 // and pass every message through their protocol's guard (unknown ones dropped); the panel code has
 // no HTML sink, so a kernel name like `<img src=x onerror=alert(1)>` can only ever be text.
 // (The panels rendering such names in a browser: test/unit/bench/panelRender.test.ts,
-// test/unit/webview/occupancyRender.test.ts and test/ui/profile.test.ts.)
+// test/unit/webview/hostileNames.test.ts and test/ui/profile.test.ts.)
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
