@@ -6,7 +6,7 @@ import type { Fix, Rule } from "./rule";
 import { FileIndex } from "./util/fileIndex";
 import { halfDecls } from "./util/halfDecls";
 import type { HalfKind, HalfScope } from "./util/halfTypes";
-import { namedChildren, replaceNode, unparen } from "./util/nodes";
+import { replaceNode, unparen } from "./util/nodes";
 
 const TO_FLOAT: Readonly<Partial<Record<HalfKind, string>>> = {
   half: "__half2float",
@@ -123,23 +123,19 @@ export const halfImplicitConversion: Rule = {
     }
 
     // 2. `__half h = 0.0f;`: a half variable initialised from a float.
-    for (const decl of decls.declarations) {
-      if (decl.type !== "declaration" || !decl.text.includes("=")) continue;
-      const scope = decls.scopeAt(decl.startIndex);
-      for (const d of namedChildren(decl)) {
-        if (d.type !== "init_declarator") continue;
-        const name = d.childForFieldName("declarator");
-        const value = d.childForFieldName("value");
-        const t = name?.type === "identifier" ? scope.lookup(name.text) : undefined;
-        if (
-          value &&
-          t &&
-          t.indirection === 0 &&
-          (t.kind === "half" || t.kind === "bf16") &&
-          isArithmeticValue(value, scope)
-        )
-          report(value, t.kind, false);
-      }
+    for (const init of decls.initializers) {
+      if (init.kind !== "half" && init.kind !== "bf16") continue;
+      const scope = decls.scopeAt(init.start);
+      const t = scope.lookup(init.name);
+      if (!t || t.indirection !== 0) continue;
+      const first = idx.text.slice(init.start, init.end).search(/\S/);
+      if (first < 0) continue;
+      const at = init.start + first;
+      const trimmedEnd = init.start + idx.text.slice(init.start, init.end).trimEnd().length;
+      let value = idx.nodeAt(at, trimmedEnd);
+      // the smallest node spanning the whole initialiser text
+      while (value.parent && value.endIndex - value.startIndex < trimmedEnd - at) value = value.parent;
+      if (value.startIndex === at && isArithmeticValue(value, scope)) report(value, init.kind, false);
     }
 
     // 3. `y[i] = v * r;`: a float stored into a half element or variable.

@@ -1,12 +1,10 @@
-// The FP16/BF16-typed names of a file, found from the type names in the text (not by walking the tree):
-// one HalfScope per function that declares any, over a file-level scope.
+// The FP16/BF16-typed names of a file, read from the declarations in the text (asking the tree for each
+// declarator costs more than reading it): one HalfScope per function that declares any, over a file scope.
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "./fileIndex";
-import { HalfScope } from "./halfTypes";
+import { HalfScope, halfKindOfType, parseDeclarators, type HalfEntry, type HalfKind } from "./halfTypes";
 
 const HALF_TYPE = /\b(__half2?|half2?|__nv_bfloat162?|nv_bfloat162?)\b/g;
-const TYPE_NODES: ReadonlySet<string> = new Set(["type_identifier"]);
-const DECLS: ReadonlySet<string> = new Set(["declaration", "parameter_declaration", "field_declaration"]);
 
 export interface FunctionHalfScope {
   fn: Node;
@@ -17,64 +15,126 @@ export interface FunctionHalfScope {
 
 export interface HalfDecls {
   file: HalfScope;
-  /** Every declaration with a half type (in any scope). */
-  declarations: Node[];
+  /** Initialisers of half-typed variables (`__half h = 0.0f`): name, kind and the value's text range. */
+  initializers: { name: string; kind: HalfKind; start: number; end: number }[];
   /** Functions that declare half-typed names, in document order. */
   functions: FunctionHalfScope[];
   /** The scope for an offset: the function's when it declares half names, else the file's. */
   scopeAt(offset: number): HalfScope;
 }
 
-/** `auto* x = reinterpret_cast<const` just before a type name: the cast names the declared type. */
-const AUTO_CAST_BEFORE = /\bauto\b[^;={}]*=\s*(?:reinterpret_cast|static_cast)\s*<[^<>;]*$/;
-
-/** The declaration a half type name belongs to: its `type`, or the type inside `auto x = cast<T*>(…)`. */
-function declarationOf(idx: FileIndex, typeName: Node): Node | undefined {
-  const direct = typeName.parent;
-  if (direct && DECLS.has(direct.type)) return direct;
-  // Walking up is costly; only the `auto` cast form is worth it.
-  if (!AUTO_CAST_BEFORE.test(idx.text.slice(Math.max(0, typeName.startIndex - 120), typeName.startIndex)))
-    return undefined;
-  let n: Node | null = direct;
-  for (let i = 0; n && i < 8; i++, n = n.parent) {
-    if (DECLS.has(n.type)) return n;
-    if (
-      n.type === "compound_statement" ||
-      n.type === "function_definition" ||
-      n.type === "expression_statement"
-    )
-      return undefined;
-  }
-  return undefined;
-}
+/** `auto* x = reinterpret_cast<const` just before a type name: the cast names the declared type (group 1: x). */
+const AUTO_CAST_DECL =
+  /\bauto\b[\s*&]*(?:(?:const|__restrict__|volatile)\b[\s*&]*)*([A-Za-z_]\w*)\s*=\s*(?:reinterpret_cast|static_cast)\s*<\s*(?:(?:const|volatile)\s+)*$/;
 
 export function halfDecls(idx: FileIndex): HalfDecls {
   return idx.shared("halfDecls", () => findHalfDecls(idx));
 }
 
+/** Qualifiers that may stand between the start of a declaration and its type. */
+const QUALIFIERS =
+  /(?:\b(?:const|volatile|static|extern|constexpr|__shared__|__constant__|__device__|__restrict__|register|inline|__forceinline__)\s*)*$/;
+
+/** A half declaration read from the text: its entries, where its initialisers are, and its scope. */
+interface TextDecl {
+  entries: HalfEntry[];
+  /** [start, end) of each `= value` initialiser, for the conversion rule. */
+  inits: { name: string; start: number; end: number }[];
+}
+
+/**
+ * Reads `const __half* __restrict__ x` (a parameter) or `__half a = b, *p;` (a declaration) after a half
+ * type name at [start, end), from the text alone. Undefined when the type is not a declaration's (casts,
+ * template arguments, return types).
+ */
+function readDeclaration(idx: FileIndex, kind: HalfKind, start: number, end: number): TextDecl | undefined {
+  const text = idx.text;
+  const prefix = text.slice(Math.max(0, start - 80), start);
+  const quals = QUALIFIERS.exec(prefix)![0];
+  const before = prefix.slice(0, prefix.length - quals.length).trimEnd();
+  const prev = before[before.length - 1];
+  const isParam = prev === "(" || prev === ",";
+  // A statement starts after `;`, `{`, `}`, a label or template header, or at the start of a line (a type
+  // cannot continue an expression on a new line; `__half(x)` casts were excluded by the caller).
+  const rawBefore = prefix.slice(0, prefix.length - quals.length);
+  const atLineStart = /(^|\n)[ \t]*$/.test(rawBefore);
+  const isDecl = !isParam && (prev === undefined || ";{}:>".includes(prev) || atLineStart);
+  if (!isParam && !isDecl) return undefined;
+  // The declarators run to the end of the parameter (`,` or `)` at depth 0) or of the statement (`;`).
+  let depth = 0;
+  let i = end;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && (c === ";" || (isParam && c === ","))) break;
+  }
+  const declText = text.slice(end, i);
+  // `__half f(...)` is a function returning __half, not a variable.
+  if (/^\s*[A-Za-z_]\w*\s*\(/.test(declText) && !isParam) return undefined;
+  const shared = /\b__shared__\b/.test(quals);
+  const entries: HalfEntry[] = [];
+  const inits: TextDecl["inits"] = [];
+  for (const d of parseDeclarators(declText)) {
+    entries.push({ name: d.name, type: { kind, indirection: d.indirection, shared, array: d.array } });
+  }
+  if (!isParam && declText.includes("=")) {
+    // initialisers: `name = value` up to the next top-level comma
+    const re = /([A-Za-z_]\w*)\s*=(?!=)/g;
+    for (let m = re.exec(declText); m; m = re.exec(declText)) {
+      let d = 0;
+      let j = m.index + m[0].length;
+      for (; j < declText.length; j++) {
+        const c = declText[j]!;
+        if (c === "(" || c === "[" || c === "{") d++;
+        else if (c === ")" || c === "]" || c === "}") d--;
+        else if (c === "," && d === 0) break;
+      }
+      const vStart = end + m.index + m[0].length;
+      inits.push({ name: m[1]!, start: vStart, end: end + j });
+      re.lastIndex = j;
+    }
+  }
+  return { entries, inits };
+}
+
 function findHalfDecls(idx: FileIndex): HalfDecls {
-  const fileDecls: Node[] = [];
-  const perFn = new Map<number, { fn: Node; decls: Node[] }>();
-  const seen = new Set<number>();
-  for (const m of idx.scan(HALF_TYPE)) {
-    // Text first: a declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
-    const after = /^\s*([*&A-Za-z_])/.test(idx.text.slice(m.index + m[0].length, m.index + m[0].length + 40));
-    if (!after) continue;
-    const t = idx.nodeAt(m.index, m.index + m[0].length);
-    if (!TYPE_NODES.has(t.type) || t.startIndex !== m.index) continue;
-    const decl = declarationOf(idx, t);
-    if (!decl || seen.has(decl.id)) continue;
-    seen.add(decl.id);
-    const fn = idx.functionAt(decl.startIndex);
+  const fileEntries: (Node | HalfEntry)[] = [];
+  const perFn = new Map<number, { fn: Node; decls: (Node | HalfEntry)[] }>();
+  const inits: HalfDecls["initializers"] = [];
+  const add = (fn: Node | undefined, item: Node | HalfEntry): void => {
     if (!fn) {
-      fileDecls.push(decl);
-      continue;
+      fileEntries.push(item);
+      return;
     }
     const e = perFn.get(fn.id) ?? { fn, decls: [] };
-    e.decls.push(decl);
+    e.decls.push(item);
     perFn.set(fn.id, e);
+  };
+  for (const m of idx.scan(HALF_TYPE)) {
+    const end = m.index + m[0].length;
+    // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
+    if (!/^\s*([*&A-Za-z_])/.test(idx.text.slice(end, end + 40))) continue;
+    const kind = halfKindOfType(m[0])!;
+    const fn = idx.functionAt(m.index);
+    const read = readDeclaration(idx, kind, m.index, end);
+    if (read) {
+      for (const e of read.entries) add(fn, e);
+      for (const init of read.inits) inits.push({ ...init, kind });
+      continue;
+    }
+    // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
+    const autoDecl = AUTO_CAST_DECL.exec(idx.text.slice(Math.max(0, m.index - 120), m.index));
+    const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(idx.text.slice(end, end + 40)) : null;
+    if (autoDecl && stars) {
+      const indirection = (stars[1]!.match(/\*/g) ?? []).length;
+      add(fn, { name: autoDecl[1]!, type: { kind, indirection, shared: false, array: false } });
+    }
   }
-  const file = new HalfScope(fileDecls);
+
+  const file = new HalfScope(fileEntries);
   const functions = [...perFn.values()]
     .map(({ fn, decls }) => ({
       fn,
@@ -85,7 +145,7 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
     .sort((a, b) => a.start - b.start);
   const result: HalfDecls = {
     file,
-    declarations: [...fileDecls, ...[...perFn.values()].flatMap((e) => e.decls)],
+    initializers: inits,
     functions,
     scopeAt(offset) {
       // Functions come from functionAt (outermost definitions), so they do not overlap: binary search.

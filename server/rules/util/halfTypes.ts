@@ -34,6 +34,12 @@ export interface HalfType {
   array?: boolean;
 }
 
+/** A half-typed name read from a declaration's text. */
+export interface HalfEntry {
+  name: string;
+  type: HalfType;
+}
+
 /** Intrinsics whose result is a half value (the usual way to produce one without an implicit cast). */
 const RETURNS: Readonly<Record<string, HalfKind>> = {
   __float2half: "half",
@@ -118,12 +124,19 @@ export function parseDeclarators(text: string): { name: string; indirection: num
 export class HalfScope {
   private readonly names = new Map<string, HalfType | null>();
 
-  /** `decls`: declaration / parameter_declaration / field_declaration nodes; `outer`: the enclosing scope. */
+  /**
+   * `decls`: declaration / parameter_declaration / field_declaration nodes, or names already read from
+   * the text; `outer`: the enclosing scope.
+   */
   constructor(
-    decls: Iterable<Node>,
+    decls: Iterable<Node | HalfEntry>,
     private readonly outer?: HalfScope,
   ) {
     for (const decl of decls) {
+      if (!("id" in decl)) {
+        this.set(decl.name, decl.type);
+        continue;
+      }
       const typeNode = decl.childForFieldName("type");
       if (!typeNode) continue;
       const kind = halfKindOfType(typeNode.text);
