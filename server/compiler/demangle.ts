@@ -47,6 +47,10 @@ const STD_ABBREV: Record<string, string> = {
 
 class Fail extends Error {}
 
+// peek() gives "" at the end of the input, and "rVK".includes("") is true: a symbol cut after a
+// qualifier would loop forever growing the name. Found by the parser fuzz.
+const isCvQualifier = (c: string): boolean => c !== "" && "rVK".includes(c);
+
 class Parser {
   private pos = 0;
   private subs: string[] = [];
@@ -109,7 +113,7 @@ class Parser {
 
   private nestedName(): { text: string; isTemplate: boolean } {
     this.expect("N");
-    while ("rVK".includes(this.peek())) this.pos++; // cv-qualifiers of member functions
+    while (isCvQualifier(this.peek())) this.pos++; // cv-qualifiers of member functions
     let text = "";
     let isTemplate = false;
     while (!this.take("E")) {
@@ -242,9 +246,9 @@ class Parser {
       return t;
     }
     let result: string;
-    if ("rVK".includes(c)) {
+    if (isCvQualifier(c)) {
       let quals = "";
-      while ("rVK".includes(this.peek())) {
+      while (isCvQualifier(this.peek())) {
         const q = this.s[this.pos++];
         quals += q === "K" ? " const" : q === "V" ? " volatile" : " __restrict__";
       }
