@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
+import { demangle, kernelDisplayName } from "../../../server/compiler/demangle";
 import { parsePtxasResources } from "../../../server/compiler/ptxasResources";
 import { NvidiaSmiError, parseNvidiaSmiXml } from "../../../server/profile/nvidiaSmi";
 import { runCase } from "./oracle";
@@ -84,6 +85,11 @@ describe("parser fuzz findings, kept as regressions", () => {
       .join("\n");
     assert.ok(parsePtxasResources(multi).some((k) => k.symbol === "c_linkage_scale"));
     assert.ok(!parsePtxasResources(cut).some((k) => k.symbol === "c_linkage_scale" && k.registers === 0));
+  });
+
+  it("demangler: a symbol cut after a cv-qualifier is not demangled (it used to grow a string until RangeError)", () => {
+    assert.equal(demangle("_Z1fPK"), undefined);
+    assert.equal(kernelDisplayName("_Z11sgemm_tiledILi328EvPKfS1_Pfi"), "_Z11sgemm_tiledILi328EvPKfS1_Pfi");
   });
 
   it("nvidia-smi: a second DOCTYPE is a BAD_XML error, not a parser crash", () => {
