@@ -3,7 +3,7 @@
 // input it was read from. For CSV formats the provenance follows from the format (the record's
 // line, its header, the units row); for the others it is measured by ablation: a line a fact
 // depends on is one whose digits, changed, change that fact.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import {
@@ -15,6 +15,7 @@ import {
 import { summarize } from "../../../server/profile/ncuSummary";
 import { NsysCsvError, parseNsysStats } from "../../../server/profile/nsysCsv";
 import { NvidiaSmiError, parseNvidiaSmiXml } from "../../../server/profile/nvidiaSmi";
+import { kernelDisplayName } from "../../../server/compiler/demangle";
 import { parsePtxasResources } from "../../../server/compiler/ptxasResources";
 import { parseNvccOutput } from "../../../server/compiler/nvccDiagnostics";
 import { mutateLines, randomNumberText, type Mutated, type Rng } from "./mutate";
@@ -455,6 +456,32 @@ async function parseNvcc(text: string): Promise<Facts> {
 export const nvccTarget = (file: string): Promise<Target> =>
   ablatedTarget(`nvcc output (${file})`, read(file), parseNvcc, () => false);
 
+async function parseSymbols(text: string): Promise<Facts> {
+  await Promise.resolve();
+  const f: Facts = new Map();
+  for (const sym of text.split("\n")) if (sym) f.set(`sym|${sym}`, kernelDisplayName(sym));
+  return f;
+}
+
+/** The demangler on every mangled name in the compiler fixtures, one per line (crashes and hangs). */
+export async function demangleTarget(): Promise<Target> {
+  const syms = new Set<string>();
+  for (const f of readdirSync(join(REPO, "test/fixtures/compiler"), { recursive: true, encoding: "utf8" }))
+    if (/\.(txt|ptx)$/.test(f))
+      for (const m of read(join("test/fixtures/compiler", f)).matchAll(/_Z[0-9A-Za-z_]+/g)) syms.add(m[0]);
+  const lines = [...syms].sort();
+  const provenance = new Map(lines.map((l, i) => [`sym|${l}`, new Set([i])]));
+  return {
+    name: "demangler (fixture symbols)",
+    lines,
+    base: await parseSymbols(lines.join("\n")),
+    provenance,
+    parse: parseSymbols,
+    isClearError: () => false,
+    mutate: (rng) => mutateLines(lines, rng),
+  };
+}
+
 /** Every target, built from the real fixtures. */
 export async function allTargets(): Promise<Target[]> {
   const nvccFiles = [
@@ -474,6 +501,7 @@ export async function allTargets(): Promise<Target[]> {
     await ptxasTarget("test/fixtures/compiler/ptxas-v-kernels-multi.txt"),
     await ptxasTarget("test/fixtures/compiler/ptxas-v-kernels-sm_75.txt"),
     await ptxasTarget("test/fixtures/compiler/ptxas-v-rmsnorm-sm_90.txt"),
+    await demangleTarget(),
     ...(await Promise.all(nvccFiles.map((f) => nvccTarget(`test/fixtures/compiler/broken/${f}`)))),
   ];
 }
