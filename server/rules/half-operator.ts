@@ -157,6 +157,15 @@ export const halfOperator: Rule = {
       if (names.length === 0) continue;
       const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
       for (const m of idx.scan(re, start, end)) {
+        // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
+        const t = scope.lookup(m[0]);
+        if (
+          t &&
+          t.indirection > 0 &&
+          !/^\s*\[/.test(idx.text.slice(m.index + m[0].length, m.index + m[0].length + 8)) &&
+          !/\*\s*\(*\s*$/.test(idx.text.slice(Math.max(0, m.index - 8), m.index))
+        )
+          continue;
         if (!operatorNearby(idx.text, m.index, m.index + m[0].length)) continue;
         const id = idx.nodeAt(m.index, m.index + m[0].length);
         if (id.type === "identifier" && id.startIndex === m.index) climb(id);

@@ -127,7 +127,6 @@ export class FileIndex {
    */
   functionAt(offset: number): Node | undefined {
     let node: Node = this.root;
-    let found: Node | undefined;
     for (let depth = 0; depth < 12; depth++) {
       const kids = this.childrenOf(node);
       let lo = 0;
@@ -136,30 +135,29 @@ export class FileIndex {
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
         const k = kids[mid]!;
-        if (offset < k.startIndex) hi = mid - 1;
-        else if (offset >= k.endIndex) lo = mid + 1;
+        if (offset < k.start) hi = mid - 1;
+        else if (offset >= k.end) lo = mid + 1;
         else {
-          next = k;
+          next = k.node;
           break;
         }
       }
-      if (!next) return found;
-      if (next.type === "function_definition") {
-        found = next;
-        // look for a nested function (a class body inside a function is rare; lambdas are not functions here)
-        return found;
-      }
-      if (!CONTAINERS.has(next.type)) return found;
+      if (!next) return undefined;
+      if (next.type === "function_definition") return next;
+      if (!CONTAINERS.has(next.type)) return undefined;
       node = next;
     }
-    return found;
+    return undefined;
   }
 
-  private readonly kids = new Map<number, Node[]>();
-  private childrenOf(n: Node): Node[] {
+  /** Named children with their offsets read once (each endIndex read is a call into the wasm). */
+  private readonly kids = new Map<number, { node: Node; start: number; end: number }[]>();
+  private childrenOf(n: Node): { node: Node; start: number; end: number }[] {
     let k = this.kids.get(n.id);
     if (!k) {
-      k = n.namedChildren.filter((c): c is Node => c !== null);
+      k = n.namedChildren
+        .filter((c): c is Node => c !== null)
+        .map((c) => ({ node: c, start: c.startIndex, end: c.endIndex }));
       this.kids.set(n.id, k);
     }
     return k;

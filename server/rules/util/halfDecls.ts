@@ -32,8 +32,33 @@ export function halfDecls(idx: FileIndex): HalfDecls {
 }
 
 /** Qualifiers that may stand between the start of a declaration and its type. */
-const QUALIFIERS =
-  /(?:\b(?:const|volatile|static|extern|constexpr|__shared__|__constant__|__device__|__restrict__|register|inline|__forceinline__)\s*)*$/;
+const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
+  "const",
+  "volatile",
+  "static",
+  "extern",
+  "constexpr",
+  "__shared__",
+  "__constant__",
+  "__device__",
+  "__restrict__",
+  "register",
+  "inline",
+  "__forceinline__",
+]);
+
+/** The run of qualifier words (and spaces) at the end of `prefix`. */
+function trailingQualifiers(prefix: string): string {
+  let i = prefix.length;
+  for (;;) {
+    let j = i;
+    while (j > 0 && /\s/.test(prefix[j - 1]!)) j--;
+    let k = j;
+    while (k > 0 && /\w/.test(prefix[k - 1]!)) k--;
+    if (k === j || !QUALIFIER_WORDS.has(prefix.slice(k, j))) return prefix.slice(i);
+    i = k;
+  }
+}
 
 /** A half declaration read from the text: its entries, where its initialisers are, and its scope. */
 interface TextDecl {
@@ -50,7 +75,7 @@ interface TextDecl {
 function readDeclaration(idx: FileIndex, kind: HalfKind, start: number, end: number): TextDecl | undefined {
   const text = idx.text;
   const prefix = text.slice(Math.max(0, start - 80), start);
-  const quals = QUALIFIERS.exec(prefix)![0];
+  const quals = trailingQualifiers(prefix);
   const before = prefix.slice(0, prefix.length - quals.length).trimEnd();
   const prev = before[before.length - 1];
   const isParam = prev === "(" || prev === ",";
