@@ -133,6 +133,8 @@ export interface RunOptions extends SpawnOptions {
   stdoutFile?: string;
   /** Called with each complete line of stdout and stderr as it arrives. */
   onLine?: (line: string) => void;
+  /** Characters of output kept (stdout, stderr and output each); the rest is dropped. Default 32 Mi. */
+  maxOutputChars?: number;
 }
 
 export interface RunResult {
@@ -145,6 +147,8 @@ export interface RunResult {
   timedOut: boolean;
   cancelled: boolean;
   durationMs: number;
+  /** True when output went past maxOutputChars and its end was dropped (onLine still saw all of it). */
+  truncated: boolean;
 }
 
 /**
@@ -164,12 +168,21 @@ export function runProcess(command: string, args: readonly string[], o: RunOptio
       timedOut,
       cancelled,
       durationMs: performance.now() - started,
+      truncated,
     });
     let stdout = "";
     let stderr = "";
     let output = "";
     let timedOut = false;
     let cancelled = false;
+    let truncated = false;
+    // A program printing without end must not take the extension host's memory with it.
+    const max = o.maxOutputChars ?? 32 * 1024 * 1024;
+    const keep = (kept: string, more: string): string => {
+      if (kept.length + more.length <= max) return kept + more;
+      truncated = true;
+      return kept.length >= max ? kept : kept + more.slice(0, max - kept.length);
+    };
     if (o.signal?.aborted) {
       cancelled = true;
       resolve(result(null, null));
@@ -212,14 +225,14 @@ export function runProcess(command: string, args: readonly string[], o: RunOptio
       child.stdout.pipe(file);
     } else {
       child.stdout?.setEncoding("utf8").on("data", (t: string) => {
-        stdout += t;
-        output += t;
+        stdout = keep(stdout, t);
+        output = keep(output, t);
         lines("out", t);
       });
     }
     child.stderr?.setEncoding("utf8").on("data", (t: string) => {
-      stderr += t;
-      output += t;
+      stderr = keep(stderr, t);
+      output = keep(output, t);
       lines("err", t);
     });
 

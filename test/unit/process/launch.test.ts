@@ -127,6 +127,22 @@ describe("launcher: ending processes", () => {
   });
 });
 
+describe("launcher: endless output", () => {
+  it("is capped (the end dropped, flagged), while onLine still sees every line", async () => {
+    let seen = 0;
+    const r = await runProcess(
+      process.execPath,
+      ["-e", "for (let i = 0; i < 20000; i++) console.log('line ' + i + ' ' + 'x'.repeat(80))"],
+      { maxOutputChars: 100_000, onLine: () => seen++ },
+    );
+    assert.equal(r.exitCode, 0);
+    assert.equal(r.truncated, true);
+    assert.equal(r.stdout.length, 100_000);
+    assert.ok(r.stdout.startsWith("line 0 "));
+    assert.equal(seen, 20000);
+  });
+});
+
 describe("launcher: clear errors", () => {
   it("a missing program names the tool and the setting", async () => {
     await assert.rejects(
