@@ -16,7 +16,7 @@ export interface LaunchRequest {
 }
 
 export interface LaunchEvent extends LaunchRequest {
-  /** "denied": the policy refused it and nothing was started. */
+  /** "started": spawn was called (it may still fail, e.g. not found); "denied": the policy refused it, nothing was spawned. */
   outcome: "started" | "denied";
   reason?: string;
 }
