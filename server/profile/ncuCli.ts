@@ -115,9 +115,29 @@ export function noKernelsMessage(output: string, kernel?: string): string {
   return `ncu profiled no kernels${which}: ${ncuFailureMessage(output)}`;
 }
 
+/** Creates the folder reports go to; a read-only or blocked one is a clear NcuError before ncu runs. */
+async function reportFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    const why =
+      code === "EROFS"
+        ? "the file system is read-only"
+        : code === "EACCES" || code === "EPERM"
+          ? "permission denied"
+          : code === "ENOTDIR" || code === "EEXIST"
+            ? "a file is in the way"
+            : e instanceof Error
+              ? e.message
+              : String(e);
+    throw new NcuError(`cannot create the report folder ${dir}: ${why}`, "FAILED");
+  }
+}
+
 /** Profiles a command; resolves with the report path (ncu appends .ncu-rep). */
 export async function profile(o: ProfileOptions): Promise<string> {
-  await mkdir(dirname(o.report), { recursive: true });
+  await reportFolder(dirname(o.report));
   const r = await run(o.ncuPath, profileArgs(o), "ncu", {
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     ...(o.env !== undefined ? { env: o.env } : {}),

@@ -18,7 +18,7 @@ import { after, describe, it } from "node:test";
 import { historyPath, readHistory } from "../../../server/bench/history";
 import { recordRun } from "../../../server/bench/recordRun";
 import type { HistoryEntry } from "../../../server/bench/results";
-import { exportPage } from "../../../server/profile/ncuCli";
+import { exportPage, NcuError, profile } from "../../../server/profile/ncuCli";
 import { makeReadOnly } from "./readOnly";
 
 const root = mkdtempSync(join(tmpdir(), "ckd-faults-ws-"));
@@ -94,6 +94,34 @@ describe("a read-only workspace", () => {
         /could not be written to .*r\.details\.csv/,
       );
       assert.deepEqual(readdirSync(ws), []);
+    } finally {
+      await undo();
+    }
+  });
+  it("profiling into a read-only workspace says the report folder cannot be created; ncu never starts", async (t) => {
+    const ws = fresh();
+    const marker = join(root, "ncu-started");
+    const fakeNcu = join(root, "fake-ncu-profile.sh");
+    writeFileSync(fakeNcu, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(fakeNcu, 0o755);
+    const undo = await makeReadOnly(ws);
+    if (!undo) return t.skip("cannot make a folder read-only here");
+    try {
+      await assert.rejects(
+        profile({
+          ncuPath: fakeNcu,
+          command: ["./app"],
+          report: join(ws, ".cuda-kernel-dev", "profiles", "r"),
+          set: "basic",
+          clockControl: "base",
+        }),
+        (e) =>
+          e instanceof NcuError &&
+          /cannot create the report folder .*profiles: (the file system is read-only|permission denied)/.test(
+            e.message,
+          ),
+      );
+      assert.equal(existsSync(marker), false);
     } finally {
       await undo();
     }
