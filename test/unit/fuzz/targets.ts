@@ -12,6 +12,7 @@ import {
   type NcuDetailsLaunch,
   type NcuRawLaunch,
 } from "../../../server/profile/ncuCsv";
+import { parseNcuSource } from "../../../server/profile/ncuSource";
 import { summarize } from "../../../server/profile/ncuSummary";
 import { NsysCsvError, parseNsysStats } from "../../../server/profile/nsysCsv";
 import { NvidiaSmiError, parseNvidiaSmiXml } from "../../../server/profile/nvidiaSmi";
@@ -482,6 +483,59 @@ export async function demangleTarget(): Promise<Target> {
   };
 }
 
+async function parseSource(text: string): Promise<Facts> {
+  const r = await parseNcuSource({ text });
+  const f: Facts = new Map();
+  for (const file of r.files) {
+    f.set(`${file.path}|total`, file.totalSamples);
+    for (const l of file.lines) {
+      f.set(`${file.path}|${l.line}|samples`, l.samples);
+      f.set(`${file.path}|${l.line}|notIssued`, l.notIssuedSamples);
+      f.set(`${file.path}|${l.line}|executed`, l.instructionsExecuted);
+    }
+  }
+  return f;
+}
+
+/** The real H100 source page (--set detailed), cut to its first 8 columns: lines, SASS, samples, executions. */
+export async function ncuSourceTarget(): Promise<Target> {
+  const full = read("test/fixtures/profile/h100/rms-vec-detailed.source.csv");
+  const rows: string[][] = parseCsv(full, { relax_column_count: true });
+  const text = rows.map((r) => csvLine(r.slice(0, 8))).join("\n") + "\n";
+  const lines = text.split("\n");
+  // Provenance by the layout: a block is "File Path", "Function Name", a header, then rows; a row
+  // with an empty "Line No" is a SASS instruction of the line above it.
+  const provenance = new Map<string, Set<number>>();
+  const add = (k: string, ls: number[]): void => {
+    const set = provenance.get(k) ?? new Set<number>();
+    for (const l of ls) set.add(l);
+    provenance.set(k, set);
+  };
+  let path = "";
+  let preamble: number[] = [];
+  let line = "";
+  rows.forEach((r, i) => {
+    if (r[0] === "File Path") {
+      path = r[1] ?? "";
+      preamble = [i];
+    } else if (r[0] === "Function Name" || r[0] === "Line No") preamble.push(i);
+    else {
+      if (r[0] !== "") line = r[0]!;
+      for (const f of ["samples", "notIssued", "executed"]) add(`${path}|${line}|${f}`, [...preamble, i]);
+      add(`${path}|total`, [...preamble, i]);
+    }
+  });
+  return {
+    name: "ncu source CSV (H100)",
+    lines,
+    base: await parseSource(text),
+    provenance,
+    parse: parseSource,
+    isClearError: (e) => e instanceof NcuCsvError,
+    mutate: (rng) => mutateLines(lines, rng),
+  };
+}
+
 /** Every target, built from the real fixtures. */
 export async function allTargets(): Promise<Target[]> {
   const nvccFiles = [
@@ -495,6 +549,7 @@ export async function allTargets(): Promise<Target[]> {
   return [
     await ncuDetailsTarget(),
     await ncuRawTarget(),
+    await ncuSourceTarget(),
     await nsysTarget("nsys-stats-cuda_gpu_sum.txt"),
     await nsysTarget("nsys-stats-old-gpukernsum.txt"),
     await smiTarget(),
