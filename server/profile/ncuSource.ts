@@ -93,6 +93,9 @@ export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
   // A report profiled without source counters (the basic set) still exports line/source columns, but no
   // samples: that is a report with no hot lines, not a damaged file.
   let sawSamplelessHeader = false;
+  // Every block after the first names its file again; a block without one (a lost "File Path" row)
+  // would silently count its lines into the previous block's file.
+  let fileSinceHeader = false;
 
   await streamRecords(
     input,
@@ -100,15 +103,19 @@ export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
     (rec, line) => {
       const first = (rec[0] ?? "").trim();
       if (pendingLabel) {
-        if (pendingLabel === "file") currentFile = first;
-        else currentKernel = first;
+        if (pendingLabel === "file") {
+          currentFile = first;
+          fileSinceHeader = true;
+        } else currentKernel = first;
         pendingLabel = undefined;
         block = undefined;
         return;
       }
       if (/^(file path|file name|file|source file)$/i.test(first)) {
-        if (rec.length > 1 && (rec[1] ?? "").trim() !== "") currentFile = rec[1]!.trim();
-        else pendingLabel = "file";
+        if (rec.length > 1 && (rec[1] ?? "").trim() !== "") {
+          currentFile = rec[1]!.trim();
+          fileSinceHeader = true;
+        } else pendingLabel = "file";
         block = undefined;
         return;
       }
@@ -119,8 +126,14 @@ export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
       }
       const header = blockFor(rec);
       if (header) {
+        if (sawHeader && currentFile !== undefined && !fileSinceHeader)
+          throw new NcuCsvError(
+            `a block of source rows has no "File Path" row before it (the previous block was ${currentFile}); the export looks damaged`,
+            line,
+          );
         block = header;
         sawHeader = true;
+        fileSinceHeader = false;
         return;
       }
       if (
