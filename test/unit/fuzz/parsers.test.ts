@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { demangle, kernelDisplayName } from "../../../server/compiler/demangle";
 import { parsePtxasResources } from "../../../server/compiler/ptxasResources";
+import { NcuCsvError } from "../../../server/profile/ncuCsv";
+import { parseNcuSource } from "../../../server/profile/ncuSource";
 import { NvidiaSmiError, parseNvidiaSmiXml } from "../../../server/profile/nvidiaSmi";
 import { runCase } from "./oracle";
 import { allTargets, ptxasTarget, type Facts, type Target } from "./targets";
@@ -91,6 +93,18 @@ describe("parser fuzz findings, kept as regressions", () => {
   it("demangler: a symbol cut after a cv-qualifier is not demangled (it used to grow a string until RangeError)", () => {
     assert.equal(demangle("_Z1fPK"), undefined);
     assert.equal(kernelDisplayName("_Z11sgemm_tiledILi328EvPKfS1_Pfi"), "_Z11sgemm_tiledILi328EvPKfS1_Pfi");
+  });
+
+  it("ncu source page: a block whose File Path row is lost is an error, not lines counted into the previous file", async () => {
+    const text = readFileSync(join(__dirname, "../../fixtures/profile/rms-profile.source.csv"), "utf8").split(
+      "\n",
+    );
+    const second = text.findIndex((l, i) => i > 0 && l.startsWith('"File Path"'));
+    text.splice(second, 1);
+    await assert.rejects(
+      parseNcuSource({ text: text.join("\n") }),
+      (e) => e instanceof NcuCsvError && /no "File Path" row/.test(e.message),
+    );
   });
 
   it("nvidia-smi: a second DOCTYPE is a BAD_XML error, not a parser crash", () => {
