@@ -17,7 +17,16 @@ const program = new Command("cuda-kernel-dev")
   .showHelpAfterError()
   .exitOverride();
 
-const commands: Command[] = [ncuCommand(), profileCommand(), devicesCommand(), lintCommand(), lspCommand(), occupancyCommand(), resourcesCommand(), benchCommand()];
+const commands: Command[] = [
+  ncuCommand(),
+  profileCommand(),
+  devicesCommand(),
+  lintCommand(),
+  lspCommand(),
+  occupancyCommand(),
+  resourcesCommand(),
+  benchCommand(),
+];
 for (const c of commands) program.addCommand(c);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
