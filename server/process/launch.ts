@@ -1,11 +1,15 @@
 // The one way this project starts an external program (nvcc, ptxas, ncu, nsys, nvidia-smi,
-// cuobjdump/nvdisasm, git, the GPU runner). Always an argument array with `shell: false`, so a file
-// name like `a $(touch x) b.cu` is one argument and runs nothing; a timeout that sends SIGTERM and
-// then SIGKILL; AbortSignal cancellation; clear errors for a missing or non-executable program.
+// cuobjdump/nvdisasm, git, the GPU runner). Always an argument array with no shell, so a file name
+// like `a $(touch x) b.cu` is one argument and runs nothing; a timeout that sends SIGTERM and then
+// SIGKILL; AbortSignal cancellation; clear errors for a missing or non-executable program.
+// Programs that run to completion go through execa (runProcess: timeout, forced kill, cancellation,
+// spawn errors); the two long-lived stdio conversations (the GPU runner, ncu around it) need the
+// child at once, synchronously, so spawnChecked gives them node's spawn. execa is ESM-only, so it is
+// loaded with import(), which works in the bundles and under tsx alike.
 // Two process-wide hooks: a policy that can refuse every launch (the extension denies all of them in
 // an untrusted workspace) and observers that see every attempt (tests spy on launches with it).
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
 
 export interface LaunchRequest {
   /** What the user would call it, for messages: "nvcc", "ncu", "the GPU runner". */
@@ -60,7 +64,7 @@ export interface SpawnOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   stdio?: StdioOptions;
-  /** For spawnChecked only: node kills the child with SIGTERM on abort and emits an AbortError. */
+  /** Cancels: spawnChecked's child gets SIGTERM and an AbortError; runProcess's gets stopped like a timeout. */
   signal?: AbortSignal;
 }
 
@@ -71,6 +75,19 @@ export interface SpawnOptions {
  * is the one to use for a tool that runs to completion.
  */
 export function spawnChecked(command: string, args: readonly string[], o: SpawnOptions = {}): ChildProcess {
+  admit(command, args, o);
+  return spawn(command, [...args], {
+    shell: false,
+    windowsHide: true,
+    cwd: o.cwd,
+    env: o.env ?? process.env,
+    stdio: o.stdio ?? ["ignore", "pipe", "pipe"],
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+}
+
+/** Asks the policy and tells the observers; throws LaunchError("DENIED") when the policy refuses. */
+function admit(command: string, args: readonly string[], o: SpawnOptions): void {
   const request: LaunchRequest = {
     tool: o.tool ?? command,
     command,
@@ -83,14 +100,6 @@ export function spawnChecked(command: string, args: readonly string[], o: SpawnO
     throw new LaunchError(verdict, "DENIED", request.tool);
   }
   notify({ ...request, outcome: "started" });
-  return spawn(command, [...args], {
-    shell: false,
-    windowsHide: true,
-    cwd: o.cwd,
-    env: o.env ?? process.env,
-    stdio: o.stdio ?? ["ignore", "pipe", "pipe"],
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
 }
 
 function notify(e: LaunchEvent): void {
@@ -128,7 +137,6 @@ export interface RunOptions extends SpawnOptions {
   /** SIGTERM after this long, SIGKILL `killGraceMs` later. No limit when absent. */
   timeoutMs?: number;
   killGraceMs?: number;
-  signal?: AbortSignal;
   /** Write stdout to this file instead of keeping it (large exports). */
   stdoutFile?: string;
   /** Called with each complete line of stdout and stderr as it arrives. */
@@ -152,136 +160,102 @@ export interface RunResult {
 }
 
 /**
- * Runs a program to completion. A non-zero exit, a timeout or a cancellation is data in the result;
- * a launch that did not happen (denied, not found, not executable), or whose `stdoutFile` could not
- * be written, rejects with a LaunchError.
+ * Runs a program to completion, through execa. A non-zero exit, a timeout or a cancellation is data
+ * in the result; a launch that did not happen (denied, not found, not executable), or whose
+ * `stdoutFile` could not be opened, rejects with a LaunchError.
  */
-export function runProcess(command: string, args: readonly string[], o: RunOptions = {}): Promise<RunResult> {
+export async function runProcess(
+  command: string,
+  args: readonly string[],
+  o: RunOptions = {},
+): Promise<RunResult> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const result = (exitCode: number | null, signal: NodeJS.Signals | null): RunResult => ({
-      exitCode,
-      signal,
-      stdout,
-      stderr,
-      output,
-      timedOut,
-      cancelled,
-      durationMs: performance.now() - started,
-      truncated,
-    });
-    let stdout = "";
-    let stderr = "";
-    let output = "";
-    let timedOut = false;
-    let cancelled = false;
-    let truncated = false;
-    // A program printing without end must not take the extension host's memory with it.
-    const max = o.maxOutputChars ?? 32 * 1024 * 1024;
-    const keep = (kept: string, more: string): string => {
-      if (kept.length + more.length <= max) return kept + more;
-      truncated = true;
-      return kept.length >= max ? kept : kept + more.slice(0, max - kept.length);
-    };
-    if (o.signal?.aborted) {
-      cancelled = true;
-      resolve(result(null, null));
-      return;
-    }
-    let child: ChildProcess;
-    try {
-      // runProcess handles the signal itself (timeout-style stop, `cancelled` in the result).
-      const { signal: _handledHere, ...spawnOptions } = o;
-      child = spawnChecked(command, args, spawnOptions);
-    } catch (e) {
-      reject(e instanceof Error ? e : new Error(String(e)));
-      return;
-    }
-    const partial = { out: "", err: "" };
-    const lines = (which: "out" | "err", text: string): void => {
-      if (!o.onLine) return;
-      const parts = (partial[which] + text).split(/\r?\n/);
-      partial[which] = parts.pop() ?? "";
-      for (const l of parts) o.onLine(l);
-    };
-    let fileDone: Promise<void> = Promise.resolve();
-    let fileError: Error | undefined;
-    if (o.stdoutFile && child.stdout) {
-      const file = createWriteStream(o.stdoutFile);
-      const path = o.stdoutFile;
-      fileDone = new Promise((res) => {
-        file.on("close", () => res());
-        file.on("error", (e: NodeJS.ErrnoException) => {
-          // No point running on with nowhere to put the output (a read-only folder, a full disk).
-          fileError = new LaunchError(
-            `${o.tool ?? command}'s output could not be written to ${path}: ${e.code ?? e.message}`,
-            "OUTPUT_NOT_WRITTEN",
-            o.tool ?? command,
-          );
-          stop();
-          res();
-        });
-      });
-      child.stdout.pipe(file);
-    } else {
-      child.stdout?.setEncoding("utf8").on("data", (t: string) => {
-        stdout = keep(stdout, t);
-        output = keep(output, t);
-        lines("out", t);
-      });
-    }
-    child.stderr?.setEncoding("utf8").on("data", (t: string) => {
-      stderr = keep(stderr, t);
-      output = keep(output, t);
-      lines("err", t);
-    });
-
-    let killTimer: NodeJS.Timeout | undefined;
-    const stop = (): void => {
-      if (killTimer) return;
-      child.kill("SIGTERM");
-      killTimer = setTimeout(() => child.kill("SIGKILL"), o.killGraceMs ?? 2000);
-    };
-    const timer =
-      o.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), stop()), o.timeoutMs);
-    const onAbort = (): void => {
-      cancelled = true;
-      stop();
-    };
-    o.signal?.addEventListener("abort", onAbort, { once: true });
-
-    let settled = false;
-    let drainTimer: NodeJS.Timeout | undefined;
-    const finish = (code: number | null, sig: NodeJS.Signals | null): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      clearTimeout(drainTimer);
-      o.signal?.removeEventListener("abort", onAbort);
-      if (o.onLine) {
-        if (partial.out) o.onLine(partial.out);
-        if (partial.err) o.onLine(partial.err);
-      }
-      void fileDone.then(() => (fileError ? reject(fileError) : resolve(result(code, sig))));
-    };
-    child.on("error", (err: NodeJS.ErrnoException) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      o.signal?.removeEventListener("abort", onAbort);
-      reject(startError(err, command, o));
-    });
-    child.on("close", (code, sig) => finish(code, sig));
-    // A grandchild (the program ncu profiles, cicc under nvcc) can keep the pipes open after the
-    // program itself died; do not wait on it forever.
-    child.on("exit", (code, sig) => {
-      drainTimer = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        finish(code, sig);
-      }, 1000);
-    });
+  let stdout = "";
+  let stderr = "";
+  let output = "";
+  let truncated = false;
+  const result = (
+    r: { exitCode?: number; signal?: NodeJS.Signals; timedOut?: boolean; isCanceled?: boolean } = {},
+  ): RunResult => ({
+    exitCode: r.exitCode ?? null,
+    signal: r.signal ?? null,
+    stdout,
+    stderr,
+    output,
+    timedOut: r.timedOut ?? false,
+    cancelled: r.isCanceled ?? o.signal?.aborted ?? false,
+    durationMs: performance.now() - started,
+    truncated,
   });
+  if (o.signal?.aborted) return result({ isCanceled: true });
+  admit(command, args, o);
+
+  // A program printing without end must not take the extension host's memory with it, so output is
+  // gathered here (capped) rather than by execa's maxBuffer, which would end the program.
+  const max = o.maxOutputChars ?? 32 * 1024 * 1024;
+  const keep = (kept: string, more: string): string => {
+    if (kept.length + more.length <= max) return kept + more;
+    truncated = true;
+    return kept.length >= max ? kept : kept + more.slice(0, max - kept.length);
+  };
+  if (o.stdoutFile) await checkOutput(o.stdoutFile, command, o);
+  const { execa } = await import("execa");
+  const child = execa(command, [...args], {
+    cwd: o.cwd,
+    env: o.env ?? process.env,
+    extendEnv: false,
+    stdin: "ignore",
+    stdout: o.stdoutFile ? { file: o.stdoutFile } : "pipe",
+    stderr: "pipe",
+    buffer: false,
+    reject: false,
+    windowsHide: true,
+    forceKillAfterDelay: o.killGraceMs ?? 2000,
+    ...(o.timeoutMs === undefined ? {} : { timeout: Math.max(1, o.timeoutMs) }),
+    ...(o.signal ? { cancelSignal: o.signal } : {}),
+  });
+  const partial = { out: "", err: "" };
+  const gather = (which: "out" | "err", t: string): void => {
+    if (which === "out") stdout = keep(stdout, t);
+    else stderr = keep(stderr, t);
+    output = keep(output, t);
+    if (!o.onLine) return;
+    const parts = (partial[which] + t).split(/\r?\n/);
+    partial[which] = parts.pop() ?? "";
+    for (const l of parts) o.onLine(l);
+  };
+  child.stdout?.setEncoding("utf8").on("data", (t: string) => gather("out", t));
+  child.stderr?.setEncoding("utf8").on("data", (t: string) => gather("err", t));
+  // A grandchild (the program ncu profiles, cicc under nvcc) can keep the pipes open after the
+  // program itself died; do not wait on it forever.
+  let drain: NodeJS.Timeout | undefined;
+  child.on("exit", () => {
+    drain = setTimeout(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }, 1000);
+  });
+  const r = await child;
+  clearTimeout(drain);
+  if (o.onLine) {
+    if (partial.out) o.onLine(partial.out);
+    if (partial.err) o.onLine(partial.err);
+  }
+  const cause = r.cause as NodeJS.ErrnoException | undefined;
+  if (r.failed && cause?.syscall?.startsWith("spawn")) throw startError(cause, command, o);
+  return result(r);
+}
+
+/** Opens the file a program's stdout goes to, before the program starts: no point running without it. */
+async function checkOutput(path: string, command: string, o: RunOptions): Promise<void> {
+  try {
+    await (await open(path, "w")).close();
+  } catch (e) {
+    const tool = o.tool ?? command;
+    throw new LaunchError(
+      `${tool}'s output could not be written to ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      "OUTPUT_NOT_WRITTEN",
+      tool,
+    );
+  }
 }

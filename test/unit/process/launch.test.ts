@@ -230,7 +230,7 @@ describe("launcher: the only way to start a process", () => {
         const text = readFileSync(join(repo, dir, f), "utf8");
         // Type-only imports (ChildProcess in signatures) start nothing.
         if (
-          /^import (?!type\b)[^;]*from "(node:)?child_process"|require\(["'](node:)?child_process["']\)|from "execa"/m.test(
+          /^import (?!type\b)[^;]*from "(node:)?child_process"|require\(["'](node:)?child_process["']\)|from "execa"|import\(["']execa["']\)/m.test(
             text,
           )
         )
