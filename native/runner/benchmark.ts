@@ -1,6 +1,7 @@
 // The measurement loop, after nvbench: check launch on poisoned outputs, warm-up, then cold samples
-// (L2 flushed before each by reading a buffer twice its size, not timed) timed by CUDA events around each launch, until the
-// RSD target is met with enough samples, the sample cap is hit, or the time budget runs out.
+// (L2 flushed before each by reading a buffer twice its size, not timed) timed by CUDA events around
+// each launch, until the RSD target is met with enough samples or the noise has settled above it
+// (StoppingRule), the sample cap is hit, or the time budget runs out.
 import { performance } from "node:perf_hooks";
 import type { CudaAddon, DevicePtr, FunctionHandle, ModuleHandle, RawDeviceAttributes } from "../addon";
 import { checkOutput, type CheckedOutput } from "./outputCheck";
@@ -24,7 +25,7 @@ import type {
   TimingOptions,
   Tolerance,
 } from "./protocol";
-import { RunningStats, summarize } from "./stats";
+import { StoppingRule, summarize } from "./stats";
 
 export type ProgressFn = (progress: ProgressMessage["progress"]) => void;
 
@@ -210,29 +211,17 @@ function measure(
     progress({ phase: "warmup", samples: 0 });
     for (let i = 0; i < timing.warmupRuns; i++) cuda.timedLaunch(launch);
     const samples: number[] = [];
-    const running = new RunningStats();
+    const rule = new StoppingRule(timing);
     const start = performance.now();
     let lastProgress = start;
-    let stoppedBy: SampleStats["stoppedBy"];
-    for (;;) {
+    let stoppedBy: SampleStats["stoppedBy"] | undefined;
+    while (!stoppedBy) {
       const ns = cuda.timedLaunch(launch) * 1e6;
       samples.push(ns);
-      running.add(ns);
       const now = performance.now();
-      if (samples.length >= timing.minSamples && running.rsdPct <= timing.targetRsdPct) {
-        stoppedBy = "rsd";
-        break;
-      }
-      if (samples.length >= timing.maxSamples) {
-        stoppedBy = "maxSamples";
-        break;
-      }
-      if (now - start >= timing.budgetMs) {
-        stoppedBy = "budget";
-        break;
-      }
-      if (now - lastProgress >= PROGRESS_INTERVAL_MS) {
-        progress({ phase, samples: samples.length, rsdPct: running.rsdPct });
+      stoppedBy = rule.add(ns, now - start);
+      if (!stoppedBy && now - lastProgress >= PROGRESS_INTERVAL_MS) {
+        progress({ phase, samples: samples.length, rsdPct: rule.rsdPct });
         lastProgress = now;
       }
     }

@@ -80,7 +80,7 @@ export interface TimingOptions {
   warmupRuns: number;
   minSamples: number;
   maxSamples: number;
-  /** Stop once the relative standard deviation is at or below this, in percent (nvbench: 0.5). */
+  /** Stop once the relative standard deviation is at or below this, in percent (nvbench: 0.5), or once it has settled above it. */
   targetRsdPct: number;
   /** Stop sampling after this much GPU+host time, in ms. */
   budgetMs: number;
@@ -112,8 +112,11 @@ export interface SampleStats {
   meanNs: number;
   stdevNs: number;
   rsdPct: number;
-  /** Why sampling stopped: the RSD target was met, the time budget ran out, or maxSamples was hit. */
-  stoppedBy: "rsd" | "budget" | "maxSamples";
+  /**
+   * Why sampling stopped: the RSD target was met; the noise settled above it (nvbench's convergence
+   * test, see StoppingRule); the time budget ran out; or maxSamples was hit.
+   */
+  stoppedBy: "rsd" | "converged" | "budget" | "maxSamples";
   /** Derived from the request's bytes/flops and the median; absent when those were not given. */
   gbPerSec?: number;
   /** gbPerSec as a percentage of the device's peak DRAM bandwidth. */

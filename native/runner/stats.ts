@@ -1,5 +1,5 @@
 // Summary statistics of timing samples, as nvbench reports them (RSD = sample stdev / mean).
-import type { SampleStats } from "./protocol";
+import type { SampleStats, TimingOptions } from "./protocol";
 
 export type Summary = Omit<SampleStats, "stoppedBy" | "gbPerSec" | "pctPeakBandwidth" | "tflops">;
 
@@ -44,5 +44,57 @@ export class RunningStats {
   get rsdPct(): number {
     if (this.n < 2 || this.mean <= 0) return Infinity;
     return (Math.sqrt(this.m2 / (this.n - 1)) / this.mean) * 100;
+  }
+}
+
+/** How many running-RSD values the convergence test looks back over, and how often it looks (nvbench). */
+export const NOISE_WINDOW = 512;
+export const NOISE_CHECK_EVERY = 50;
+/** The noise has settled when those values vary by less than this fraction of the current one. */
+export const NOISE_SETTLED = 0.05;
+
+/**
+ * When to stop sampling, as nvbench's `stdrel` criterion decides it: the RSD target met with at least
+ * minSamples; or, for a kernel whose noise sits above the target for good (small kernels), the noise
+ * settled: the last NOISE_WINDOW running-RSD values have a standard deviation under 5% of the current
+ * RSD, checked every NOISE_CHECK_EVERY samples. Else the sample cap or the time budget ends it.
+ */
+export class StoppingRule {
+  private readonly stats = new RunningStats();
+  private readonly noise: number[] = [];
+  private next = 0;
+
+  constructor(
+    private readonly t: Pick<TimingOptions, "minSamples" | "maxSamples" | "targetRsdPct" | "budgetMs">,
+  ) {}
+
+  /** Adds one sample; returns why to stop now, or undefined to go on. */
+  add(sampleNs: number, elapsedMs: number): SampleStats["stoppedBy"] | undefined {
+    this.stats.add(sampleNs);
+    const rsd = this.stats.rsdPct;
+    const n = this.stats.count;
+    if (Number.isFinite(rsd)) {
+      if (this.noise.length < NOISE_WINDOW) this.noise.push(rsd);
+      else this.noise[this.next] = rsd;
+      this.next = (this.next + 1) % NOISE_WINDOW;
+    }
+    if (n >= this.t.minSamples && rsd <= this.t.targetRsdPct) return "rsd";
+    if (n >= this.t.minSamples && n % NOISE_CHECK_EVERY === 0 && this.settled(rsd)) return "converged";
+    if (n >= this.t.maxSamples) return "maxSamples";
+    if (elapsedMs >= this.t.budgetMs) return "budget";
+    return undefined;
+  }
+
+  get rsdPct(): number {
+    return this.stats.rsdPct;
+  }
+
+  private settled(current: number): boolean {
+    if (this.noise.length < NOISE_WINDOW || !(current > 0)) return false;
+    // Spread of the recent noise values around the current one, relative to it.
+    const spread = Math.sqrt(
+      this.noise.reduce((s, x) => s + (x - current) ** 2, 0) / (this.noise.length - 1),
+    );
+    return spread / current < NOISE_SETTLED;
   }
 }

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RunningStats, summarize } from "../../../native/runner/stats";
+import {
+  NOISE_CHECK_EVERY,
+  NOISE_WINDOW,
+  RunningStats,
+  StoppingRule,
+  summarize,
+} from "../../../native/runner/stats";
 
 describe("sample statistics", () => {
   it("summarizes like nvbench: median, extremes, sample stdev and RSD", () => {
@@ -23,5 +29,54 @@ describe("sample statistics", () => {
     for (const x of xs) r.add(x);
     assert.equal(r.count, 500);
     assert.ok(Math.abs(r.rsdPct - summarize(xs).rsdPct) < 1e-9);
+  });
+
+  const timing = { minSamples: 10, maxSamples: 5000, targetRsdPct: 0.5, budgetMs: 60_000 };
+  /** Feeds samples until the rule stops; returns why and after how many. */
+  const runUntilStop = (t: typeof timing, sample: (i: number) => number, ms = () => 0) => {
+    const rule = new StoppingRule(t);
+    for (let i = 0; ; i++) {
+      const why = rule.add(sample(i), ms());
+      if (why) return { why, n: i + 1 };
+    }
+  };
+  // A fixed pseudo-random sequence: a kernel's time with noise of about `pct` percent.
+  const noisy = (pct: number) => (i: number) => 5000 * (1 + (pct / 100) * Math.sin(i * 12.9898) * 1.7);
+
+  it("stops on the RSD target once minSamples are in", () => {
+    assert.deepEqual(
+      runUntilStop(timing, () => 20_000),
+      { why: "rsd", n: 10 },
+    );
+    assert.deepEqual(
+      runUntilStop({ ...timing, minSamples: 25 }, () => 20_000),
+      { why: "rsd", n: 25 },
+    );
+  });
+
+  it("stops a kernel whose noise settles above the target (nvbench's convergence test)", () => {
+    const r = runUntilStop(timing, noisy(3));
+    assert.equal(r.why, "converged");
+    // Not before the window is full, and only on a check boundary.
+    assert.ok(r.n > NOISE_WINDOW, `stopped after ${r.n}`);
+    assert.equal(r.n % NOISE_CHECK_EVERY, 0);
+    assert.ok(r.n < 2000, `stopped after ${r.n}`);
+  });
+
+  it("does not call a drifting noise settled", () => {
+    // The noise keeps growing (a throttling GPU): the RSD never settles, the cap ends it.
+    const r = runUntilStop(
+      { ...timing, maxSamples: 3000 },
+      (i) => 5000 * (1 + (i % 2 ? 1 : -1) * (0.02 + 0.0002 * i)),
+    );
+    assert.equal(r.why, "maxSamples");
+    assert.equal(r.n, 3000);
+  });
+
+  it("the sample cap and the time budget still bound a run", () => {
+    assert.deepEqual(runUntilStop({ ...timing, maxSamples: 300 }, noisy(3)), { why: "maxSamples", n: 300 });
+    let t = 0;
+    const r = runUntilStop({ ...timing, budgetMs: 1000 }, noisy(3), () => (t += 10));
+    assert.deepEqual(r, { why: "budget", n: 100 });
   });
 });
