@@ -24,16 +24,23 @@ function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   return panelHtml(webview.cspSource, script.toString(), randomBytes(18).toString("base64"));
 }
 
-/** Shows results in the kernel's panel (created, or revealed and updated). */
+/**
+ * Shows results in the kernel's panel (created, or revealed and updated). Without a history (the
+ * snapshots shown while a sweep runs) the panel keeps the history it has.
+ */
 export function showResults(
   ctx: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
   results: BenchRunResults,
-  history: HistoryEntry[],
+  history?: HistoryEntry[],
 ): void {
   const key = `${results.file}::${results.kernel}`;
-  const message: HostMessage = { type: "show", results, history };
   const existing = panels.get(key);
+  const message: HostMessage = {
+    type: "show",
+    results,
+    history: history ?? (existing?.message.type === "show" ? existing.message.history : []),
+  };
   if (existing) {
     existing.message = message;
     existing.panel.reveal(undefined, true);

@@ -10,7 +10,7 @@ dt { opacity: 0.7; } dd { margin: 0; font-family: var(--vscode-editor-font-famil
 table { border-collapse: collapse; margin: 12px 0; font-family: var(--vscode-editor-font-family); }
 th, td { padding: 3px 10px; text-align: right; border-bottom: 1px solid var(--vscode-editorWidget-border, #444); }
 th:first-child, td:first-child { text-align: left; }
-.ok { color: var(--vscode-testing-iconPassed, #73c991); } .bad { color: var(--vscode-errorForeground, #f14c4c); }
+.ok { color: var(--vscode-testing-iconPassed, #73c991); } .pending { color: var(--vscode-descriptionForeground, #9d9d9d); } .bad { color: var(--vscode-errorForeground, #f14c4c); }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 16px; }
 .canvas { position: relative; height: 260px; }
 `;

@@ -140,8 +140,11 @@ async function benchmark(
           onProgress: (p) => {
             if (p.stage === "checking") progress.report({ message: "checking the GPU and nvcc…" });
             else if (p.stage === "compiling") progress.report({ message: "compiling…" });
-            else if (p.stage === "result") progress.report({ increment: 100 / p.points });
-            else
+            else if (p.stage === "result") {
+              progress.report({ increment: 100 / p.points });
+              // The first size's figures as soon as they are in; the rest fill in as they come.
+              if (p.results.pendingSizes) showResults(ctx, log, p.results);
+            } else
               progress.report({
                 message: `${p.label} (${p.point + 1}/${p.points})${p.phase ? ` ${p.phase}${p.samples ? `, ${p.samples} samples` : ""}` : ""}`,
               });

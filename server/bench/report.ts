@@ -74,6 +74,18 @@ export function formatNs(ns: number): string {
 }
 
 /** The CLI's table: one row per size. */
+/** One size's result in a line, as the CLI prints it while a sweep runs. */
+export function pointLine(p: PointResult | undefined): string {
+  if (!p) return "-";
+  if (p.error) return p.error.code;
+  if (!p.kernel) return "skipped";
+  const parts = [formatNs(p.kernel.medianNs)];
+  if (p.pctPeakBandwidth !== undefined) parts.push(`${p.pctPeakBandwidth.toFixed(1)}% of peak`);
+  if (p.speedup !== undefined) parts.push(`${p.speedup.toFixed(2)}x the baseline`);
+  if (p.checks.some((c) => !c.pass)) parts.push("outputs differ");
+  return parts.join(", ");
+}
+
 export function formatTable(r: BenchRunResults): string {
   const head = ["size", "median", "min", "RSD", "samples", "GB/s", "% peak", "TFLOP/s"];
   if (r.baseline) head.push("baseline", "speedup");

@@ -73,8 +73,10 @@ export interface BenchRunResults {
   points: PointResult[];
   /** False when any size failed or an output check did not pass. */
   ok: boolean;
-  /** Click to the last result, ms (compile included). */
+  /** Click to the last result, ms (compile included); to this snapshot's last result while sizes are pending. */
   totalMs: number;
+  /** Sizes still to run: present only in the snapshots shown while a sweep is in progress. */
+  pendingSizes?: number;
 }
 
 /** One line of the history file: a run summarised per size. */

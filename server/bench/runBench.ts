@@ -78,8 +78,8 @@ export type BenchProgress =
   | { stage: "checking" }
   | { stage: "compiling" }
   | { stage: "running"; point: number; points: number; label: string; phase?: string; samples?: number }
-  /** A size finished (its result is in; the panel could show it). */
-  | { stage: "result"; point: number; points: number; label: string };
+  /** A size finished: the results so far, to show before the rest of the sweep is done. */
+  | { stage: "result"; point: number; points: number; label: string; results: BenchRunResults };
 
 /** git's stdout, or undefined when git is missing, refused, fails or takes over 5 s. */
 async function git(dir: string, args: string[]): Promise<string | undefined> {
@@ -263,6 +263,47 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
 
   const timing = timingOf(spec);
   const results: PointResult[] = [];
+  // Looked up while the first size runs; every snapshot of the results shares them.
+  const envInfo = Promise.all([nvccVersion(env.nvcc), gitCommit(dirname(file))]);
+  envInfo.catch(() => undefined); // awaited by snapshot(); a run cancelled before that must not leave it unhandled
+  const snapshot = async (pending: number): Promise<BenchRunResults> => {
+    const [nvccV, commit] = await envInfo;
+    return {
+      schema: RESULTS_SCHEMA,
+      startedAt,
+      file: shownFile,
+      kernel: kernel.name,
+      instance: cppName(inst),
+      ...(baseInst ? { baseline: cppName(baseInst) } : {}),
+      env: {
+        device,
+        driverVersion: env.driverVersion,
+        nvccVersion: nvccV,
+        ...(commit ? { gitCommit: commit } : {}),
+        host: hostname(),
+      },
+      compile: {
+        arch,
+        cached: compiled.cached,
+        ms: compiled.ms,
+        symbol,
+        ...(baselineSymbol ? { baselineSymbol } : {}),
+        ...(res
+          ? {
+              registers: res.registers,
+              sharedBytes: res.sharedBytes,
+              spillBytes: res.spillStoreBytes + res.spillLoadBytes,
+            }
+          : {}),
+        flagsFrom: project.from,
+      },
+      timing,
+      points: [...results],
+      ok: results.every(pointPassed),
+      totalMs: performance.now() - started,
+      ...(pending > 0 ? { pendingSizes: pending } : {}),
+    };
+  };
   let stopped: RunnerError | undefined;
   for (const [i, p] of points.entries()) {
     const base: PointResult = {
@@ -322,7 +363,6 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
         stopped = err;
       continue;
     }
-    job.onProgress?.({ stage: "result", point: i, points: points.length, label: p.label });
     const k = { ...r.kernel, ...derive(r.kernel, p.bytes, p.flops, device.peakDramBandwidthGBs) };
     const b = r.baseline
       ? { ...r.baseline, ...derive(r.baseline, p.bytes, p.flops, device.peakDramBandwidthGBs) }
@@ -339,40 +379,11 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
       ...(sp !== undefined ? { speedup: sp } : {}),
       checks: r.checks,
     });
+    if (job.onProgress) {
+      const sofar = await snapshot(points.length - i - 1);
+      job.onProgress({ stage: "result", point: i, points: points.length, label: p.label, results: sofar });
+    }
   }
 
-  return {
-    schema: RESULTS_SCHEMA,
-    startedAt,
-    file: shownFile,
-    kernel: kernel.name,
-    instance: cppName(inst),
-    ...(baseInst ? { baseline: cppName(baseInst) } : {}),
-    env: {
-      device,
-      driverVersion: env.driverVersion,
-      nvccVersion: await nvccVersion(env.nvcc),
-      ...(await gitCommit(dirname(file)).then((c) => (c ? { gitCommit: c } : {}))),
-      host: hostname(),
-    },
-    compile: {
-      arch,
-      cached: compiled.cached,
-      ms: compiled.ms,
-      symbol,
-      ...(baselineSymbol ? { baselineSymbol } : {}),
-      ...(res
-        ? {
-            registers: res.registers,
-            sharedBytes: res.sharedBytes,
-            spillBytes: res.spillStoreBytes + res.spillLoadBytes,
-          }
-        : {}),
-      flagsFrom: project.from,
-    },
-    timing,
-    points: results,
-    ok: results.every(pointPassed),
-    totalMs: performance.now() - started,
-  };
+  return snapshot(0);
 }

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { RunnerClient } from "../../native/runner/runnerClient";
 import { defaultCacheDir } from "../bench/compile";
 import { recordRun } from "../bench/recordRun";
-import { formatTable, historyEntry } from "../bench/report";
+import { formatTable, historyEntry, pointLine } from "../bench/report";
 import { BenchError, runBenchmark } from "../bench/runBench";
 import { CliError } from "./cliError";
 
@@ -86,8 +86,13 @@ export function benchCommand(): Command {
           cacheDir: opts.cacheDir ? resolve(opts.cacheDir) : defaultCacheDir(),
           signal: abort.signal,
           onProgress: (p) => {
-            if (!opts.json && p.stage === "running" && p.phase === undefined)
+            if (opts.json) return;
+            if (p.stage === "running" && p.phase === undefined)
               process.stderr.write(`[${p.point + 1}/${p.points}] ${p.label}\n`);
+            else if (p.stage === "result")
+              process.stderr.write(
+                `[${p.point + 1}/${p.points}] ${p.label}: ${pointLine(p.results.points.at(-1))}\n`,
+              );
           },
         });
         const json = `${JSON.stringify(results, null, 2)}\n`;

@@ -98,6 +98,17 @@ function summary(r: BenchRunResults): HTMLElement {
   const dl = el("dl");
   for (const [k, v] of facts) dl.append(el("dt", k), el("dd", v));
   box.append(dl);
+  if (r.pendingSizes) {
+    const n = r.points.length;
+    box.append(
+      el(
+        "p",
+        `running: ${n} of ${n + r.pendingSizes} sizes done, the rest fill in as they finish`,
+        "pending",
+      ),
+    );
+    return box;
+  }
   const verdict = r.ok
     ? "all sizes ran; outputs match"
     : "some sizes failed or outputs differ (see the table)";

@@ -127,6 +127,34 @@ test("one request per size, with the kernel's and the baseline's symbols; figure
   assert.match(r.env.nvccVersion, /^release \d+\.\d+/);
 });
 
+test("each finished size is shown at once: snapshots with the results so far and the sizes pending", async () => {
+  const runner = new FakeRunner((req) => ok(req.kernel.grid[0], req.kernel.grid[0] * 2));
+  const shown: { points: string[]; pending: number | undefined; benchmarksSent: number }[] = [];
+  const r = await runBenchmark({
+    file: fixture,
+    kernel: "scale_f32",
+    runner,
+    cacheDir,
+    onProgress: (p) => {
+      if (p.stage !== "result") return;
+      assert.ok(isBenchRunResults(p.results));
+      shown.push({
+        points: p.results.points.map((x) => x.label),
+        pending: p.results.pendingSizes,
+        benchmarksSent: runner.benchmarks.length,
+      });
+    },
+  });
+  const labels = r.points.map((x) => x.label);
+  assert.equal(labels.length, 2);
+  // The first size is shown before the second is even sent to the runner.
+  assert.deepEqual(shown, [
+    { points: labels.slice(0, 1), pending: 1, benchmarksSent: 1 },
+    { points: labels, pending: undefined, benchmarksSent: 2 },
+  ]);
+  assert.equal(r.pendingSizes, undefined);
+});
+
 test("a sticky fault stops the sweep: later sizes are skipped, the run is not ok", async () => {
   const fault = Object.assign(new Error("an illegal memory access was encountered"), {
     code: "CUDA_ERROR_ILLEGAL_ADDRESS",
