@@ -1,6 +1,6 @@
 // The benchmark results panel in code-server, from results recorded on an H100 by `cuda-kernel-dev bench --out`.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { activeWebview, openFile, runCommand, screenshot, withFailureScreenshot } from "../support/browser";
@@ -12,6 +12,12 @@ let ui: UiSession;
 before(async () => {
   ui = await startUiSession();
   copyFileSync(join(fixtures, "results-rmsnorm-h100.json"), join(ui.workspace, "results-rmsnorm.json"));
+  // What the panel is sent after the first size of a four-size sweep (runBenchmark's snapshot).
+  const full = JSON.parse(readFileSync(join(fixtures, "results-rmsnorm-h100.json"), "utf8")) as {
+    points: unknown[];
+  };
+  const partial = { ...full, points: full.points.slice(0, 1), pendingSizes: full.points.length - 1 };
+  writeFileSync(join(ui.workspace, "results-partial.json"), JSON.stringify(partial));
   mkdirSync(join(ui.workspace, ".cuda-kernel-dev"), { recursive: true });
   copyFileSync(
     join(fixtures, "bench-history-synthetic.jsonl"),
@@ -33,5 +39,18 @@ test("Open Benchmark Results shows the time, speedup, bandwidth and history char
     const text = (await view.locator("body").textContent()) ?? "";
     assert.match(text, /rmsnorm/);
     await screenshot(ui.page, "bench-panel");
+  });
+});
+
+test("a sweep in progress shows its first size and says how many are still running", async () => {
+  await withFailureScreenshot(ui.page, "bench-panel-partial", async () => {
+    await openFile(ui.page, "results-partial.json");
+    await runCommand(ui.page, "CUDA Kernel Dev: Open Benchmark Results");
+    const view = activeWebview(ui.page);
+    await view.locator("section[data-chart=time] canvas").first().waitFor({ timeout: 20_000 });
+    await view.getByText(/running: 1 of 4 sizes done/).waitFor({ timeout: 20_000 });
+    const text = (await view.locator("body").textContent()) ?? "";
+    assert.doesNotMatch(text, /all sizes ran/);
+    await screenshot(ui.page, "bench-panel-partial");
   });
 });
