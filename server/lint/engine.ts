@@ -1,6 +1,8 @@
 // Runs rules over a parsed tree, then applies suppression comments and severity overrides.
 import type { Node, Tree } from "web-tree-sitter";
 import type { Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
+import { fileContextKey } from "../rules/util/fileContext";
+import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../rules/util/fileIndex";
 import { isSuppressed, parseSuppressions } from "./suppressions";
 
 /** A severity override: a rule's level, or "off" to disable it. */
@@ -29,6 +31,19 @@ export interface LintResult {
   timings: Map<string, number>;
 }
 
+/** The rules' raw output (before suppression comments) and what they learned about the file. */
+export interface RuleRun extends LintResult {
+  facts: FileFacts;
+  /** Whole-file facts findings anywhere depend on (see rules/util/fileContext.ts). */
+  contextKey: string;
+}
+
+/** A run over part of the file: the window and what earlier runs found outside it. */
+export interface WindowScope {
+  window: LintWindow;
+  carried: Carried;
+}
+
 export function spanOf(node: Node): Span {
   return {
     startLine: node.startPosition.row,
@@ -49,8 +64,34 @@ export function compareSpans(a: Span, b: Span): number {
   );
 }
 
+/** Lints the whole tree: every rule, then suppression comments; findings in document order. */
 export function lintTree(tree: Tree, text: string, opts: LintOptions): LintResult {
+  const run = runRules(tree, text, opts);
+  return { findings: applySuppressions(run.findings, text), failures: run.failures, timings: run.timings };
+}
+
+/** Document order; findings on the same span by rule id, then message, so any run lists them alike. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    compareSpans(a.span, b.span) ||
+    (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}
+
+/** Drops suppressed findings and sorts the rest into document order. */
+export function applySuppressions(findings: readonly Finding[], text: string): Finding[] {
+  const suppressions = parseSuppressions(text);
+  return findings.filter((f) => !isSuppressed(suppressions, f)).sort(compareFindings);
+}
+
+/**
+ * Runs the rules over the tree, or over `scope.window` of it (the rules then look for candidates only
+ * there; findings come back unsorted and unsuppressed).
+ */
+export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: WindowScope): RuleRun {
   if (opts.targets.length === 0) throw new Error("lintTree: no target architectures given");
+  const idx = FileIndex.begin(tree, text, scope?.window, scope?.carried);
   const targets = [...new Set(opts.targets)].sort((a, b) => a - b);
   const options: RuleOptions = { launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [] };
   const findings: Finding[] = [];
@@ -84,12 +125,5 @@ export function lintTree(tree: Tree, text: string, opts: LintOptions): LintResul
     }
     timings.set(rule.id, performance.now() - started);
   }
-  const suppressions = parseSuppressions(text);
-  return {
-    findings: findings
-      .filter((f) => !isSuppressed(suppressions, f))
-      .sort((a, b) => compareSpans(a.span, b.span)),
-    failures,
-    timings,
-  };
+  return { findings, failures, timings, facts: idx.facts, contextKey: fileContextKey(idx) };
 }

@@ -1,7 +1,17 @@
-// One document's text and syntax tree, kept in step with edits so each lint reparses incrementally.
+// One document's text and syntax tree, kept in step with edits so each lint reparses incrementally and
+// runs the rules only over the definitions the edits touched (incremental.ts).
 import type { Tree } from "web-tree-sitter";
 import type { Finding, Rule } from "../rules/rule";
-import { lintTree, type LintOptions, type RuleFailure } from "./engine";
+import { applySuppressions, runRules, type LintOptions, type RuleFailure } from "./engine";
+import {
+  addChange,
+  changedRegions,
+  optionsKey,
+  relint,
+  windowAround,
+  type LintState,
+  type Region,
+} from "./incremental";
 import { cudaParser, DEFAULT_PARSE_TIMEOUT_MS, editTree, type CudaParser, type TextChange } from "./parser";
 
 export interface DocumentLimits {
@@ -19,7 +29,14 @@ export const EDITOR_LIMITS: DocumentLimits = {
 export const CLI_LIMITS: DocumentLimits = { maxChars: Number.POSITIVE_INFINITY, parseTimeoutMs: 20_000 };
 
 export type LintOutcome =
-  | { kind: "linted"; findings: Finding[]; failures: RuleFailure[]; timings: Map<string, number> }
+  | {
+      kind: "linted";
+      findings: Finding[];
+      failures: RuleFailure[];
+      timings: Map<string, number>;
+      /** What the rules ran over: the whole file, the definitions an edit touched, or nothing (no change). */
+      scope: "file" | "window" | "unchanged";
+    }
   /** Not linted; `reason` is a sentence for the user. */
   | { kind: "skipped"; reason: string };
 
@@ -27,6 +44,10 @@ export class LintDocument {
   private tree: Tree | undefined;
   /** The tree no longer matches the text: edited or never parsed. */
   private dirty = true;
+  /** The last lint, for the next one to build on; undefined when it must start over. */
+  private last: LintState | undefined;
+  /** Where the text and the tree changed since the last lint (offsets in the current text). */
+  private touched: Region[] = [];
 
   constructor(
     private readonly parser: CudaParser,
@@ -43,7 +64,11 @@ export class LintDocument {
    * next parse reuse the old tree; without them the next parse starts from scratch.
    */
   update(text: string, changes?: readonly TextChange[]): void {
-    if (this.tree && changes) for (const c of changes) editTree(this.tree, c);
+    if (this.tree && changes)
+      for (const c of changes) {
+        editTree(this.tree, c);
+        this.touched = addChange(this.touched, c);
+      }
     else this.freeTree();
     this.text = text;
     this.dirty = true;
@@ -58,17 +83,49 @@ export class LintDocument {
     }
     if (this.tree && !this.dirty) return this.tree;
     const tree = this.parser.parse(this.text, this.tree, this.limits.parseTimeoutMs);
-    this.freeTree();
-    if (!tree) return `not linted: parsing took longer than ${this.limits.parseTimeoutMs} ms`;
+    // Where the reparse read the text differently (a `/*` typed turns the rest of the file into a comment).
+    const changed =
+      tree && this.tree && this.touched.length > 0
+        ? windowAround(
+            [this.tree, tree],
+            [...this.touched, ...changedRegions(this.tree.getChangedRanges(tree))],
+            this.text.length,
+          )
+        : undefined;
+    this.tree?.delete();
+    this.tree = undefined;
+    if (!tree) {
+      this.freeTree();
+      return `not linted: parsing took longer than ${this.limits.parseTimeoutMs} ms`;
+    }
     this.tree = tree;
     this.dirty = false;
+    if (changed) this.touched = [changed];
+    else this.last = undefined;
     return tree;
   }
 
   lint(opts: LintOptions): LintOutcome {
     const tree = this.syntaxTree();
     if (typeof tree === "string") return { kind: "skipped", reason: tree };
-    return { kind: "linted", ...lintTree(tree, this.text, opts) };
+    const last = this.last;
+    const unchanged =
+      last && this.touched.length === 0 && last.text === this.text && last.optionsKey === optionsKey(opts);
+    let scope: "file" | "window" | "unchanged" = "unchanged";
+    let run = unchanged ? last.run : undefined;
+    if (!run && last) {
+      run = relint(last, tree, this.text, this.touched, opts);
+      scope = "window";
+    }
+    if (!run) {
+      run = runRules(tree, this.text, opts);
+      scope = "file";
+    }
+    this.last = { text: this.text, optionsKey: optionsKey(opts), run };
+    this.touched = [];
+    const { failures, timings } = run;
+    const findings = applySuppressions(run.findings, this.text);
+    return { kind: "linted", findings, failures, timings, scope };
   }
 
   /** Frees the tree's wasm memory; the document can still be linted (it reparses). */
@@ -76,10 +133,13 @@ export class LintDocument {
     this.freeTree();
   }
 
+  /** Without a tree to compare with, the next reparse cannot say what changed: the next lint starts over. */
   private freeTree(): void {
     this.tree?.delete();
     this.tree = undefined;
     this.dirty = true;
+    this.last = undefined;
+    this.touched = [];
   }
 }
 

@@ -7,6 +7,9 @@ import { insertAfter } from "./util/nodes";
 
 const BUILTIN_CHECKS = ["cudaGetLastError", "cudaPeekAtLastError", "C10_CUDA_KERNEL_LAUNCH_CHECK"];
 
+/** A PyTorch extension: only there is the check macro known to exist (the fix inserts it). */
+export const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
+
 /** Inserts after the statement, or after its line when only a trailing comment follows it there. */
 function afterLine(text: string, stmt: Node, newText: string): TextEdit {
   const nl = text.indexOf("\n", stmt.endIndex);
@@ -25,14 +28,14 @@ export const missingLaunchCheck: Rule = {
   check(ctx) {
     const checks = new Set([...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros]);
     const idx = FileIndex.of(ctx);
-    const usesTorch =
-      /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/.test(idx.text);
+    const usesTorch = USES_TORCH.test(idx.text);
     const names = [...checks].filter((c) => /^[A-Za-z_]\w*$/.test(c));
     const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
     const IDENTS = new Set(["identifier"]);
     for (const { call } of kernelLaunches(idx)) {
       // A check anywhere after the launch in the same function (or, at file scope, the rest of the file).
       const fn = enclosingFunctionOf(call);
+      if (!fn) idx.facts.fileWide = true;
       const end = fn?.endIndex ?? idx.text.length;
       if (idx.tokens(re, IDENTS, call.endIndex, end).length > 0) continue;
       const name = call.childForFieldName("function")?.text ?? "kernel";

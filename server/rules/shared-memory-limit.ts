@@ -7,6 +7,8 @@ import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex
 import { callArguments, namedChildren } from "./util/nodes";
 
 const STATIC_LIMIT = 48 * 1024;
+/** Set anywhere in the file, the opt-in attribute makes launches over 48 KB acceptable. */
+export const OPT_IN_ATTRIBUTE = "cudaFuncAttributeMaxDynamicSharedMemorySize";
 /** Max dynamic shared memory per block with the opt-in attribute, bytes (CUDA programming guide, table 21). */
 const OPT_IN_LIMIT: Readonly<Record<number, number>> = {
   70: 96 * 1024,
@@ -89,7 +91,7 @@ export const sharedMemoryLimit: Rule = {
     }
 
     // Dynamic: the third launch argument, and the opt-in attribute's value.
-    const optsIn = ctx.text.includes("cudaFuncAttributeMaxDynamicSharedMemorySize");
+    const optsIn = ctx.text.includes(OPT_IN_ATTRIBUTE);
     const requests: { node: Node; bytes: number; launch: boolean }[] = [];
     for (const { config } of kernelLaunches(idx)) {
       const bytes = config[2] ? consts.value(config[2]) : undefined;

@@ -96,10 +96,12 @@ export const syncthreadsInDivergentBranch: Rule = {
           const cond = controllingCondition(a, child);
           child = a;
           if (!cond || !dependsOnThread(cond, tainted)) continue;
-          const line = cond.startPosition.row + 1;
+          // Relative, so the message still holds when edits above move the function.
+          const above = call.startPosition.row - cond.startPosition.row;
+          const where = above === 0 ? "on this line" : above === 1 ? "1 line above" : `${above} lines above`;
           ctx.report({
             node: call,
-            message: `${call.childForFieldName("function")!.text}() is reached only by the threads for which \`${cond.text.replace(/^\((.*)\)$/s, "$1")}\` (line ${line}) holds, which depends on the thread index: the other threads never arrive at the barrier. Move the barrier out of the branch.`,
+            message: `${call.childForFieldName("function")!.text}() is reached only by the threads for which \`${cond.text.replace(/^\((.*)\)$/s, "$1")}\` (${where}) holds, which depends on the thread index: the other threads never arrive at the barrier. Move the barrier out of the branch.`,
           });
           break;
         }

@@ -27,6 +27,8 @@ export interface LspSession {
   stderr: string[];
   waitFor<T>(what: string, probe: () => T | undefined, timeoutMs?: number): Promise<T>;
   waitForDiagnostics(uri: string, ok: (d: Diagnostic[], version?: number) => boolean): Promise<Diagnostic[]>;
+  /** Resolves the moment diagnostics of `uri` for `version` arrive (for latency figures: no polling). */
+  published(uri: string, version: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startLsp(
     new StreamMessageReader(proc.stdout),
     new StreamMessageWriter(proc.stdin),
   );
+  const waiting = new Set<(p: PublishDiagnosticsParams) => void>();
   const session: LspSession = {
     conn,
     proc,
@@ -73,6 +76,16 @@ export async function startLsp(
         return p && ok(p.diagnostics, p.version) ? p.diagnostics : undefined;
       });
     },
+    published(uri, version) {
+      return new Promise((resolve) => {
+        const check = (p: PublishDiagnosticsParams): void => {
+          if (p.uri !== uri || p.version !== version) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+      });
+    },
     async close() {
       if (proc.exitCode === null) {
         const exited = new Promise((r) => proc.once("exit", r));
@@ -90,6 +103,7 @@ export async function startLsp(
   proc.stderr.on("data", (d: Buffer) => session.stderr.push(d.toString()));
   conn.onNotification("textDocument/publishDiagnostics", (p: PublishDiagnosticsParams) => {
     session.diagnostics.set(p.uri, p);
+    for (const w of [...waiting]) w(p);
   });
   conn.onNotification("cudaKernelDev/status", (p: ServerStatusParams) => {
     session.status.push(p);

@@ -124,7 +124,11 @@ export function inRanges(offset: number, ranges: readonly [number, number][]): b
 
 /** Does the file guard anything on __CUDA_ARCH__ >= 800 at all (for the `cuda_bf16.h` include check)? */
 export function hasBf16Guard(idx: FileIndex): boolean {
-  for (const m of idx.scan(/^[ \t]*#[ \t]*(if|elif)\b/gm)) {
+  return idx.shared("hasBf16Guard", () => findBf16Guard(idx));
+}
+
+function findBf16Guard(idx: FileIndex): boolean {
+  for (const m of idx.scanAll(/^[ \t]*#[ \t]*(if|elif)\b/gm)) {
     const hash = m.index + m[0].indexOf("#");
     const tok = idx.nodeAt(hash, m.index + m[0].length);
     const n = tok.type === "preproc_if" || tok.type === "preproc_elif" ? tok : tok.parent;

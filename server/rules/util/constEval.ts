@@ -134,6 +134,48 @@ function evalMacroText(
   return i === tokens.length ? v : undefined;
 }
 
+/**
+ * Whether the name at `index` may bind or rebind it there, from the text alone: a definition
+ * (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`). Plain uses are not.
+ */
+function mayBind(text: string, index: number, name: string): boolean {
+  const end = index + name.length;
+  const after = text.slice(end, end + 4);
+  const before = text.slice(Math.max(0, index - 12), index);
+  const isDef =
+    /#\s*define\s+$/.test(before) || /^\s*[=({]/.test(after) || /^\s*([-+*/%&|^]|<<|>>)=/.test(after);
+  const isIncDec = /(\+\+|--)\s*$/.test(before) || /^\s*(\+\+|--)/.test(after);
+  return isDef || isIncDec;
+}
+
+/** The text from `index` to the end of its statement: the `;`, or the line of a `#define` (with continuations). */
+function statementFrom(text: string, index: number): string {
+  const lineStart = text.lastIndexOf("\n", index - 1) + 1;
+  if (/^\s*#/.test(text.slice(lineStart, index))) {
+    let end = index;
+    for (;;) {
+      const nl = text.indexOf("\n", end);
+      if (nl < 0) return text.slice(index);
+      if (!/\\\s*$/.test(text.slice(end, nl))) return text.slice(index, nl);
+      end = nl + 1;
+    }
+  }
+  const semi = text.indexOf(";", index);
+  return text.slice(index, semi < 0 ? text.length : semi + 1);
+}
+
+/**
+ * Every place in `text` that may bind `name`, each with the rest of its statement. Two texts with the
+ * same list give the name the same bindings (server/lint/incremental.ts compares an edited window so).
+ */
+export function constantSites(text: string, name: string): string[] {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return [text];
+  const out: string[] = [];
+  for (const m of text.matchAll(new RegExp(`\\b${name}\\b`, "g")))
+    if (mayBind(text, m.index, name)) out.push(statementFrom(text, m.index));
+  return out;
+}
+
 /** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
 type Binding =
   { kind: "expr"; node: Node } | { kind: "macro"; text: string } | { kind: "dim3"; args: Node[] };
@@ -161,17 +203,12 @@ export class Constants {
     const found: { b: Binding; isConst: boolean }[] = [];
     let reassigned = false;
     this.bindings.set(name, []);
-    for (const m of this.idx.scan(new RegExp(`\\b${name}\\b`, "g"))) {
-      // Text first: only a definition (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`)
-      // can bind or rebind the name; plain uses are skipped without asking the tree.
-      const text = this.idx.text;
+    // Bindings may lie anywhere in the file, also outside a windowed run's window.
+    this.idx.facts.constantNames.add(name);
+    for (const m of this.idx.scanAll(new RegExp(`\\b${name}\\b`, "g"))) {
+      // Text first: plain uses are skipped without asking the tree.
+      if (!mayBind(this.idx.text, m.index, name)) continue;
       const end = m.index + name.length;
-      const after = text.slice(end, end + 4);
-      const before = text.slice(Math.max(0, m.index - 12), m.index);
-      const isDef =
-        /#\s*define\s+$/.test(before) || /^\s*[=({]/.test(after) || /^\s*([-+*/%&|^]|<<|>>)=/.test(after);
-      const isIncDec = /(\+\+|--)\s*$/.test(before) || /^\s*(\+\+|--)/.test(after);
-      if (!isDef && !isIncDec) continue;
       const n = this.idx.nodeAt(m.index, end);
       if (!NAME_NODES.has(n.type) || n.startIndex !== m.index) continue;
       const p = n.parent;

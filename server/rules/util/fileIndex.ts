@@ -1,8 +1,14 @@
 // Finding nodes fast. Walking a whole web-tree-sitter tree from JS costs ~30 ms per 5,000 lines, so
 // rules look for their tokens in the text with a regex and ask the tree only at those offsets
-// (descendantForIndex, ~2 µs). One index per tree, shared by every rule of one lint run.
+// (descendantForIndex, ~2 µs). One index per lint run, shared by its rules.
+//
+// A run may cover a window of the file (the top-level definitions an edit touched: server/lint/
+// incremental.ts): `scan` then only finds candidates inside it, while `scanAll` still reads the whole
+// text for what the window's findings depend on elsewhere (constants, guards). What the run looked up
+// is kept in `facts`, so the next windowed run can tell whether findings outside its window still hold.
 import type { Node, Tree } from "web-tree-sitter";
 import type { LintContext } from "../rule";
+import type { HalfEntry } from "./halfTypes";
 
 export interface FunctionInfo {
   node: Node;
@@ -10,6 +16,33 @@ export interface FunctionInfo {
   space: "global" | "device";
   start: number;
   end: number;
+}
+
+/** [start, end) offsets of the text a run lints. */
+export interface LintWindow {
+  start: number;
+  end: number;
+}
+
+/** A file-scope FP16/BF16 declaration and where its type name is. */
+export interface PlacedHalfEntry {
+  offset: number;
+  entry: HalfEntry;
+}
+
+/** What one run learned about the file that decides whether findings outside a later window still hold. */
+export interface FileFacts {
+  /** Names whose constant bindings a rule looked up (their definitions may lie anywhere in the file). */
+  constantNames: Set<string>;
+  /** The file-scope FP16/BF16 declarations (they type names in every function). */
+  fileHalfEntries: PlacedHalfEntry[];
+  /** A finding depended on text beyond its own definition (a launch or index outside any function). */
+  fileWide: boolean;
+}
+
+/** Given to a windowed run: what earlier runs found outside the window, in this text's offsets. */
+export interface Carried {
+  fileHalfEntries: PlacedHalfEntry[];
 }
 
 const cache = new WeakMap<Tree, FileIndex>();
@@ -48,27 +81,48 @@ export class FileIndex {
     return this.memo.get(key) as T;
   }
 
+  readonly window: LintWindow;
+  readonly facts: FileFacts = { constantNames: new Set(), fileHalfEntries: [], fileWide: false };
+
   private constructor(
     readonly tree: Tree,
     readonly text: string,
+    window: LintWindow | undefined,
+    readonly carried: Carried | undefined,
   ) {
     this.root = tree.rootNode;
+    this.window = window ?? { start: 0, end: text.length };
   }
 
+  /** The index of the current run over this tree (a whole-file one when the engine made none). */
   static of(ctx: Pick<LintContext, "tree" | "text">): FileIndex {
     const hit = cache.get(ctx.tree);
     if (hit && hit.text === ctx.text) return hit;
-    const idx = new FileIndex(ctx.tree, ctx.text);
-    cache.set(ctx.tree, idx);
+    return FileIndex.begin(ctx.tree, ctx.text);
+  }
+
+  /** Starts a run: a fresh index for `tree`, over `window` when given (then with what was `carried`). */
+  static begin(tree: Tree, text: string, window?: LintWindow, carried?: Carried): FileIndex {
+    const idx = new FileIndex(tree, text, window, carried);
+    cache.set(tree, idx);
     return idx;
+  }
+
+  get windowed(): boolean {
+    return this.window.start > 0 || this.window.end < this.text.length;
   }
 
   nodeAt(start: number, end: number): Node {
     return this.root.descendantForIndex(start, end) ?? this.root;
   }
 
-  /** Every match of a global regex in [from, to). */
-  *scan(re: RegExp, from = 0, to = this.text.length): Generator<RegExpExecArray> {
+  /** Every match of a global regex in [from, to), within the run's window. */
+  scan(re: RegExp, from = 0, to = this.text.length): Generator<RegExpExecArray> {
+    return this.scanAll(re, Math.max(from, this.window.start), Math.min(to, this.window.end));
+  }
+
+  /** Every match of a global regex in [from, to), inside the window or not. */
+  *scanAll(re: RegExp, from = 0, to = this.text.length): Generator<RegExpExecArray> {
     const r = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g");
     r.lastIndex = from;
     for (let m = r.exec(this.text); m && m.index < to; m = r.exec(this.text)) {
@@ -175,17 +229,24 @@ export class FileIndex {
     return out;
   }
 
-  /** The device function whose body holds `offset`, if any. */
+  /** The largest end among the device functions up to each one (broken code can nest definitions). */
+  private endsSoFar: number[] | undefined;
+
+  /** The innermost device function holding `offset`, if `offset` is in its body. */
   deviceFunctionAt(offset: number): FunctionInfo | undefined {
     const fns = this.deviceFunctions();
+    this.endsSoFar ??= fns.reduce<number[]>((acc, f, i) => [...acc, Math.max(f.end, acc[i - 1] ?? 0)], []);
+    // The last function starting at or before offset, then back while an earlier one may still hold it.
     let lo = 0;
     let hi = fns.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const f = fns[mid]!;
-      if (offset < f.start) hi = mid - 1;
-      else if (offset >= f.end) lo = mid + 1;
-      else return offset >= f.body.startIndex && offset < f.body.endIndex ? f : undefined;
+      if (fns[mid]!.start <= offset) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    for (let i = hi; i >= 0 && this.endsSoFar[i]! > offset; i--) {
+      const f = fns[i]!;
+      if (offset < f.end) return offset >= f.body.startIndex && offset < f.body.endIndex ? f : undefined;
     }
     return undefined;
   }

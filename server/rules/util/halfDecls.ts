@@ -1,7 +1,7 @@
 // The FP16/BF16-typed names of a file, read from the declarations in the text (asking the tree for each
 // declarator costs more than reading it): one HalfScope per function that declares any, over a file scope.
 import type { Node } from "web-tree-sitter";
-import type { FileIndex } from "./fileIndex";
+import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
 import { HalfScope, halfKindOfType, parseDeclarators, type HalfEntry, type HalfKind } from "./halfTypes";
 
 const HALF_TYPE = /\b(__half2?|half2?|__nv_bfloat162?|nv_bfloat162?)\b/g;
@@ -126,12 +126,13 @@ function readDeclaration(idx: FileIndex, kind: HalfKind, start: number, end: num
 }
 
 function findHalfDecls(idx: FileIndex): HalfDecls {
-  const fileEntries: (Node | HalfEntry)[] = [];
-  const perFn = new Map<number, { fn: Node; decls: (Node | HalfEntry)[] }>();
+  const fileEntries: PlacedHalfEntry[] = [];
+  const perFn = new Map<number, { fn: Node; decls: HalfEntry[] }>();
   const inits: HalfDecls["initializers"] = [];
-  const add = (fn: Node | undefined, item: Node | HalfEntry): void => {
+  let at = 0;
+  const add = (fn: Node | undefined, item: HalfEntry): void => {
     if (!fn) {
-      fileEntries.push(item);
+      fileEntries.push({ offset: at, entry: item });
       return;
     }
     const e = perFn.get(fn.id) ?? { fn, decls: [] };
@@ -143,6 +144,7 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
     // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
     if (!/^\s*([*&A-Za-z_])/.test(idx.text.slice(end, end + 40))) continue;
     const kind = halfKindOfType(m[0])!;
+    at = m.index;
     const fn = idx.functionAt(m.index);
     const read = readDeclaration(idx, kind, m.index, end);
     if (read) {
@@ -159,7 +161,12 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
     }
   }
 
-  const file = new HalfScope(fileEntries);
+  // A windowed run scanned only its window: file-scope declarations elsewhere come from earlier runs.
+  const placed = [...(idx.carried?.fileHalfEntries ?? []), ...fileEntries].sort(
+    (a, b) => a.offset - b.offset,
+  );
+  idx.facts.fileHalfEntries = placed;
+  const file = new HalfScope(placed.map((p) => p.entry));
   const functions = [...perFn.values()]
     .map(({ fn, decls }) => ({
       fn,

@@ -1,0 +1,195 @@
+// Relinting only what an edit touched. The top-level items (definitions, declarations, preprocessor
+// blocks) that the edit and the reparse's changed ranges overlap form a window; the rules run over it,
+// and the findings outside it are carried over, moved by the edit. That is exact only while nothing
+// outside depends on the window's text, which is checked after the windowed run: the whole-file context
+// key, the file-scope FP16/BF16 declarations in the window and the definitions there of every constant a
+// rule has looked up must be as before, and no finding may depend on text past its own definition.
+// Otherwise the caller lints the whole file.
+import type { Range, Tree } from "web-tree-sitter";
+import type { Finding, Span } from "../rules/rule";
+import { constantSites } from "../rules/util/constEval";
+import type { LintWindow, PlacedHalfEntry } from "../rules/util/fileIndex";
+import { runRules, type LintOptions, type RuleRun } from "./engine";
+import type { TextChange } from "./parser";
+
+/** The last lint of a document: its text, options and the rules' raw output. */
+export interface LintState {
+  text: string;
+  optionsKey: string;
+  run: RuleRun;
+}
+
+export function optionsKey(opts: LintOptions): string {
+  return JSON.stringify([
+    opts.fileName,
+    [...new Set(opts.targets)].sort((a, b) => a - b),
+    opts.rules.map((r) => r.id),
+    opts.ruleOptions ?? {},
+    opts.severity ?? {},
+  ]);
+}
+
+/** [start, end) offsets in the current text that differ from the last linted text or parse differently. */
+export type Region = LintWindow;
+
+/** Moves regions of the text before `change` to where they are after it. */
+export function mapRegions(regions: readonly Region[], change: TextChange): Region[] {
+  const removed = change.oldEndOffset - change.startOffset;
+  const added = change.newText.length;
+  const map = (o: number, inside: number): number =>
+    o <= change.startOffset ? o : o >= change.oldEndOffset ? o + added - removed : inside;
+  return regions.map((r) => ({
+    start: map(r.start, change.startOffset),
+    end: Math.max(map(r.start, change.startOffset), map(r.end, change.startOffset + added)),
+  }));
+}
+
+/** The regions one change leaves behind, after moving the earlier ones. */
+export function addChange(regions: readonly Region[], change: TextChange): Region[] {
+  return [
+    ...mapRegions(regions, change),
+    { start: change.startOffset, end: change.startOffset + change.newText.length },
+  ];
+}
+
+export function changedRegions(ranges: readonly Range[]): Region[] {
+  return ranges.map((r) => ({ start: r.startIndex, end: r.endIndex }));
+}
+
+interface Point {
+  row: number;
+  column: number;
+}
+const before = (a: Point, b: Point): boolean => a.row < b.row || (a.row === b.row && a.column < b.column);
+const atOrBefore = (a: Point, b: Point): boolean => !before(b, a);
+
+/** The point reached by reading `s` from `p` (columns in UTF-16 code units, as the spans count them). */
+function advance(p: Point, s: string): Point {
+  const last = s.lastIndexOf("\n");
+  if (last < 0) return { row: p.row, column: p.column + s.length };
+  let rows = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) rows++;
+  return { row: p.row + rows, column: s.length - last - 1 };
+}
+
+/**
+ * [lo, hi) widened to whole top-level items of `tree`: the items holding its first and last character
+ * (for an empty region, the characters on either side of it). Ends falling between items stay put.
+ */
+function toItems(tree: Tree, lo: number, hi: number, length: number): Region {
+  const root = tree.rootNode;
+  const a = hi > lo ? lo : Math.max(0, lo - 1);
+  const b = hi > lo ? hi - 1 : lo;
+  const first = root.firstChildForIndex(a);
+  const last = root.firstChildForIndex(b);
+  return {
+    start: first ? Math.min(first.startIndex, a) : a,
+    end: last ? Math.max(last.startIndex <= b ? last.endIndex : b + 1, hi) : Math.max(length, hi),
+  };
+}
+
+/**
+ * One region covering `regions` whose ends are item boundaries in every tree given: after a reparse,
+ * the edited old tree and the new one (error recovery can split or merge items around an edit).
+ */
+export function windowAround(trees: readonly Tree[], regions: readonly Region[], length: number): Region {
+  let w = { start: Math.min(...regions.map((r) => r.start)), end: Math.max(...regions.map((r) => r.end)) };
+  for (let i = 0; i < 16; i++) {
+    const before = w;
+    for (const t of trees) w = toItems(t, w.start, w.end, length);
+    if (w.start === before.start && w.end === before.end) return w;
+  }
+  return { start: 0, end: length };
+}
+
+/** The row and column of `offset`, from the nearest node that starts at or before it. */
+function pointOf(tree: Tree, text: string, offset: number): Point {
+  if (offset === 0) return { row: 0, column: 0 };
+  const n = tree.rootNode.descendantForIndex(offset);
+  const from = n && n.startIndex <= offset ? n : tree.rootNode;
+  return advance(from.startPosition, text.slice(from.startIndex, offset));
+}
+
+/** A span moved by the window's change, or "inside" when it overlaps the old window. */
+function moveSpan(span: Span, start: Point, oldEnd: Point, newEnd: Point): Span | "inside" {
+  const s = { row: span.startLine, column: span.startColumn };
+  const e = { row: span.endLine, column: span.endColumn };
+  if (atOrBefore(e, start) && before(s, start)) return span;
+  if (!atOrBefore(oldEnd, s)) return "inside";
+  const move = (p: Point): Point =>
+    p.row === oldEnd.row
+      ? { row: newEnd.row, column: newEnd.column + p.column - oldEnd.column }
+      : { row: p.row + newEnd.row - oldEnd.row, column: p.column };
+  const ms = move(s);
+  const me = move(e);
+  return { startLine: ms.row, startColumn: ms.column, endLine: me.row, endColumn: me.column };
+}
+
+const entriesKey = (entries: readonly PlacedHalfEntry[]): string =>
+  JSON.stringify(entries.map((e) => e.entry));
+
+/**
+ * Lints only the window around `regions` (offsets in `text` that changed since `prev`) and carries the
+ * other findings over. Undefined when that cannot be exact: the caller then lints the whole file.
+ */
+export function relint(
+  prev: LintState,
+  tree: Tree,
+  text: string,
+  regions: readonly Region[],
+  opts: LintOptions,
+): RuleRun | undefined {
+  if (regions.length === 0 || prev.optionsKey !== optionsKey(opts)) return undefined;
+  if (prev.run.facts.fileWide || prev.run.failures.length > 0) return undefined;
+  const window = windowAround([tree], regions, text.length);
+  const startPoint = pointOf(tree, text, window.start);
+  const delta = text.length - prev.text.length;
+  const oldEnd = window.end - delta;
+  // Everything outside the window must be the text the findings were made for.
+  if (oldEnd < window.start || prev.text.slice(0, window.start) !== text.slice(0, window.start))
+    return undefined;
+  if (prev.text.slice(oldEnd) !== text.slice(window.end)) return undefined;
+
+  const oldEntries = prev.run.facts.fileHalfEntries;
+  const carried = {
+    fileHalfEntries: oldEntries
+      .filter((e) => e.offset < window.start || e.offset >= oldEnd)
+      .map((e) => (e.offset < window.start ? e : { offset: e.offset + delta, entry: e.entry })),
+  };
+  const run = runRules(tree, text, opts, { window, carried });
+  if (run.failures.length > 0 || run.facts.fileWide || run.contextKey !== prev.run.contextKey)
+    return undefined;
+
+  // Findings elsewhere that read the window's text: file-scope FP16/BF16 declarations and constants.
+  const inWindow = (e: PlacedHalfEntry, end: number): boolean => e.offset >= window.start && e.offset < end;
+  const oldIn = oldEntries.filter((e) => inWindow(e, oldEnd));
+  const newIn = run.facts.fileHalfEntries.filter((e) => inWindow(e, window.end));
+  if (entriesKey(oldIn) !== entriesKey(newIn)) return undefined;
+  const oldText = prev.text.slice(window.start, oldEnd);
+  const newText = text.slice(window.start, window.end);
+  for (const name of prev.run.facts.constantNames) {
+    if (!oldText.includes(name) && !newText.includes(name)) continue;
+    if (constantSites(oldText, name).join("\n") !== constantSites(newText, name).join("\n")) return undefined;
+  }
+
+  const oldEndPoint = advance(startPoint, oldText);
+  const newEndPoint = advance(startPoint, newText);
+  const findings: Finding[] = [];
+  for (const f of prev.run.findings) {
+    const span = moveSpan(f.span, startPoint, oldEndPoint, newEndPoint);
+    if (span === "inside") continue;
+    const fixes = f.fixes.map((fix) => ({
+      ...fix,
+      edits: fix.edits.map((e) => ({ ...e, span: moveSpan(e.span, startPoint, oldEndPoint, newEndPoint) })),
+    }));
+    // A fix outside its finding's definition that edits the window: only a full run can redo it.
+    if (fixes.some((fix) => fix.edits.some((e) => e.span === "inside"))) return undefined;
+    findings.push({ ...f, span, fixes: fixes as Finding["fixes"] });
+  }
+  for (const f of run.findings) {
+    const s = { row: f.span.startLine, column: f.span.startColumn };
+    if (atOrBefore(startPoint, s) && before(s, newEndPoint)) findings.push(f);
+  }
+  const constantNames = new Set([...prev.run.facts.constantNames, ...run.facts.constantNames]);
+  return { ...run, findings, facts: { ...run.facts, constantNames } };
+}
