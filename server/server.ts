@@ -18,7 +18,7 @@ import {
   type TextDocumentContentChangeEvent,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { benchSpecFindings } from "./bench/specDiagnostics";
+import { SpecFindingsCache } from "./bench/specFindingsCache";
 import { hoverAt } from "./hover/hover";
 import { formatArch } from "./lint/arch";
 import { configFor, type WorkspaceConfig } from "./lint/config";
@@ -49,7 +49,15 @@ export interface ProvidedDocument {
 }
 /** Extra diagnostics beside the rules (e.g. benchmark-spec checks): plug new providers in here. */
 export type DiagnosticProvider = (doc: ProvidedDocument) => Finding[];
-const diagnosticProviders: DiagnosticProvider[] = [(doc) => benchSpecFindings(doc.text)];
+/** Spec findings per open document, kept so that edits which cannot change them skip the kernel scan. */
+const specCaches = new Map<string, SpecFindingsCache>();
+const diagnosticProviders: DiagnosticProvider[] = [
+  (doc) => {
+    let cache = specCaches.get(doc.uri);
+    if (!cache) specCaches.set(doc.uri, (cache = new SpecFindingsCache()));
+    return cache.findings(doc.text);
+  },
+];
 
 /** Lint this long after the last keystroke; initializationOptions.lintDebounceMs overrides (benchmarks use 0). */
 const DEFAULT_DEBOUNCE_MS = 120;
@@ -420,6 +428,7 @@ export function startServer(connection: Connection): void {
   connection.onDidCloseTextDocument((p) => {
     guard("didClose", undefined, () => {
       const { uri } = p.textDocument;
+      specCaches.delete(uri);
       const entry = open.get(uri);
       if (entry) {
         clearTimeout(entry.timer);

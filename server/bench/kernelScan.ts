@@ -50,6 +50,12 @@ export interface KernelInfo {
   hasBody: boolean;
 }
 
+/** [start, end) offsets of text the scan read around one `__global__`. */
+export interface ReadZone {
+  start: number;
+  end: number;
+}
+
 // Comments, string and char literals (quotes kept so `extern "C"` stays recognisable), and
 // preprocessor lines with their continuations; one native regex pass keeps big files fast.
 const MASKED =
@@ -72,6 +78,9 @@ class Positions {
   private readonly starts: number[] = [0];
   constructor(text: string) {
     for (let i = 0; i < text.length; i++) if (text[i] === "\n") this.starts.push(i + 1);
+  }
+  lineStart(line: number): number {
+    return this.starts[line] ?? 0;
   }
   at(offset: number): { line: number; column: number } {
     let lo = 0;
@@ -251,7 +260,12 @@ function namespaceBlocks(m: string): { start: number; end: number; name: string 
   return blocks;
 }
 
-export function scanKernels(text: string): KernelInfo[] {
+/**
+ * The kernels declared in `text`. `zones`, when given, receives what was read around each `__global__`:
+ * from the end of the code before it (or the comment block directly above, if that starts earlier) to the
+ * `{` or `;` after its parameters, or to the end of the text where the declaration could not be read.
+ */
+export function scanKernels(text: string, zones?: ReadZone[]): KernelInfo[] {
   const m = maskSource(text);
   const pos = new Positions(text);
   const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
@@ -262,7 +276,12 @@ export function scanKernels(text: string): KernelInfo[] {
     // The declaration starts after the previous `;`, `{` or `}` (template headers hold none of them).
     let declStart = g.index;
     while (declStart > 0 && !";{}".includes(m[declStart - 1]!)) declStart--;
+    const readFrom = declStart;
     while (/\s/.test(m[declStart] ?? "") && declStart < g.index) declStart++;
+    let top = pos.at(declStart).line;
+    while (top > 0 && /^\s*\/\//.test(lines[top - 1]!)) top--;
+    const zone = { start: Math.min(readFrom, pos.lineStart(top)), end: text.length };
+    zones?.push(zone);
     const header = m.slice(declStart, g.index);
     let template: TemplateParam[] | undefined;
     const tm = /\btemplate\s*</.exec(header);
@@ -316,6 +335,8 @@ export function scanKernels(text: string): KernelInfo[] {
     let k = parenClose;
     while (k < m.length && m[k] !== "{" && m[k] !== ";") k++;
     const hasBody = m[k] === "{";
+
+    zone.end = k + 1;
 
     const qualified = name.split("::");
     const namespaces = nsBlocks

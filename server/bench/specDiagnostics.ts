@@ -2,7 +2,7 @@
 // mismatches with the kernel's signature, and values that cannot launch (checked for every size).
 import type { Finding } from "../rules/rule";
 import { parseSpec } from "./benchSpec";
-import { allSpecLines, scanKernels } from "./kernelScan";
+import { allSpecLines, scanKernels, type ReadZone } from "./kernelScan";
 import { checkSignature, planPoints } from "./plan";
 import { SpecError } from "./specLexer";
 
@@ -13,8 +13,14 @@ function finding(e: SpecError): Finding {
 }
 
 export function benchSpecFindings(text: string): Finding[] {
-  if (!text.includes("@bench")) return [];
-  const kernels = scanKernels(text);
+  return specScan(text).findings;
+}
+
+/** The findings and what the kernel scan read to make them. */
+export function specScan(text: string): { findings: Finding[]; zones: ReadZone[] } {
+  if (!text.includes("@bench")) return { findings: [], zones: [] };
+  const zones: ReadZone[] = [];
+  const kernels = scanKernels(text, zones);
   const attached = new Set(kernels.flatMap((k) => k.specLines.map((l) => l.line)));
   const out: Finding[] = [];
   for (const line of allSpecLines(text))
@@ -45,5 +51,5 @@ export function benchSpecFindings(text: string): Finding[] {
       out.push(finding(e));
     }
   }
-  return out;
+  return { findings: out, zones };
 }

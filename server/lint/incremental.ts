@@ -6,11 +6,12 @@
 // rule has looked up must be as before, and no finding may depend on text past its own definition.
 // Otherwise the caller lints the whole file.
 import type { Range, Tree } from "web-tree-sitter";
-import type { Finding, Span } from "../rules/rule";
+import type { Finding, Fix, TextEdit } from "../rules/rule";
 import { constantSites } from "../rules/util/constEval";
 import type { LintWindow, PlacedHalfEntry } from "../rules/util/fileIndex";
 import { runRules, type LintOptions, type RuleRun } from "./engine";
 import type { TextChange } from "./parser";
+import { advance, atOrBefore, before, moveSpan, type Point } from "./textPoints";
 
 /** The last lint of a document: its text, options and the rules' raw output. */
 export interface LintState {
@@ -56,22 +57,6 @@ export function changedRegions(ranges: readonly Range[]): Region[] {
   return ranges.map((r) => ({ start: r.startIndex, end: r.endIndex }));
 }
 
-interface Point {
-  row: number;
-  column: number;
-}
-const before = (a: Point, b: Point): boolean => a.row < b.row || (a.row === b.row && a.column < b.column);
-const atOrBefore = (a: Point, b: Point): boolean => !before(b, a);
-
-/** The point reached by reading `s` from `p` (columns in UTF-16 code units, as the spans count them). */
-function advance(p: Point, s: string): Point {
-  const last = s.lastIndexOf("\n");
-  if (last < 0) return { row: p.row, column: p.column + s.length };
-  let rows = 0;
-  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) rows++;
-  return { row: p.row + rows, column: s.length - last - 1 };
-}
-
 /**
  * [lo, hi) widened to whole top-level items of `tree`: the items holding its first and last character
  * (for an empty region, the characters on either side of it). Ends falling between items stay put.
@@ -108,21 +93,6 @@ function pointOf(tree: Tree, text: string, offset: number): Point {
   const n = tree.rootNode.descendantForIndex(offset);
   const from = n && n.startIndex <= offset ? n : tree.rootNode;
   return advance(from.startPosition, text.slice(from.startIndex, offset));
-}
-
-/** A span moved by the window's change, or "inside" when it overlaps the old window. */
-function moveSpan(span: Span, start: Point, oldEnd: Point, newEnd: Point): Span | "inside" {
-  const s = { row: span.startLine, column: span.startColumn };
-  const e = { row: span.endLine, column: span.endColumn };
-  if (atOrBefore(e, start) && before(s, start)) return span;
-  if (!atOrBefore(oldEnd, s)) return "inside";
-  const move = (p: Point): Point =>
-    p.row === oldEnd.row
-      ? { row: newEnd.row, column: newEnd.column + p.column - oldEnd.column }
-      : { row: p.row + newEnd.row - oldEnd.row, column: p.column };
-  const ms = move(s);
-  const me = move(e);
-  return { startLine: ms.row, startColumn: ms.column, endLine: me.row, endColumn: me.column };
 }
 
 const entriesKey = (entries: readonly PlacedHalfEntry[]): string =>
@@ -178,13 +148,18 @@ export function relint(
   for (const f of prev.run.findings) {
     const span = moveSpan(f.span, startPoint, oldEndPoint, newEndPoint);
     if (span === "inside") continue;
-    const fixes = f.fixes.map((fix) => ({
-      ...fix,
-      edits: fix.edits.map((e) => ({ ...e, span: moveSpan(e.span, startPoint, oldEndPoint, newEndPoint) })),
-    }));
-    // A fix outside its finding's definition that edits the window: only a full run can redo it.
-    if (fixes.some((fix) => fix.edits.some((e) => e.span === "inside"))) return undefined;
-    findings.push({ ...f, span, fixes: fixes as Finding["fixes"] });
+    const fixes: Fix[] = [];
+    for (const fix of f.fixes) {
+      const edits: TextEdit[] = [];
+      for (const e of fix.edits) {
+        const moved = moveSpan(e.span, startPoint, oldEndPoint, newEndPoint);
+        // A fix outside its finding's definition that edits the window: only a full run can redo it.
+        if (moved === "inside") return undefined;
+        edits.push({ ...e, span: moved });
+      }
+      fixes.push({ ...fix, edits });
+    }
+    findings.push({ ...f, span, fixes });
   }
   for (const f of run.findings) {
     const s = { row: f.span.startLine, column: f.span.startColumn };
