@@ -89,13 +89,16 @@ export const syncthreadsInDivergentBranch: Rule = {
       byFunction.set(f.node.id, entry);
     }
     for (const { fn, calls } of byFunction.values()) {
-      const tainted = threadDependentNames(fn);
+      // The function's data flow only when a barrier sits under a condition (walking it costs).
+      let tainted: Set<string> | undefined;
       for (const call of calls) {
         let child: Node = call;
         for (const a of ancestors(call, fn)) {
           const cond = controllingCondition(a, child);
           child = a;
-          if (!cond || !dependsOnThread(cond, tainted)) continue;
+          if (!cond) continue;
+          tainted ??= threadDependentNames(fn);
+          if (!dependsOnThread(cond, tainted)) continue;
           // Relative, so the message still holds when edits above move the function.
           const above = call.startPosition.row - cond.startPosition.row;
           const where = above === 0 ? "on this line" : above === 1 ? "1 line above" : `${above} lines above`;

@@ -85,6 +85,10 @@ function readDeclaration(idx: FileIndex, kind: HalfKind, start: number, end: num
   const atLineStart = /(^|\n)[ \t]*$/.test(rawBefore);
   const isDecl = !isParam && (prev === undefined || ";{}:>".includes(prev) || atLineStart);
   if (!isParam && !isDecl) return undefined;
+  // `__half f(...)` and `__half f<T>(...)` are functions returning __half, not variables (checked before
+  // looking for the end of the statement, which for a definition lies past its body).
+  if (!isParam && /^\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/.test(text.slice(end, end + 200)))
+    return undefined;
   // The declarators run to the end of the parameter (`,` or `)` at depth 0) or of the statement (`;`).
   let depth = 0;
   let i = end;
@@ -97,8 +101,6 @@ function readDeclaration(idx: FileIndex, kind: HalfKind, start: number, end: num
     } else if (depth === 0 && (c === ";" || (isParam && c === ","))) break;
   }
   const declText = text.slice(end, i);
-  // `__half f(...)` is a function returning __half, not a variable.
-  if (/^\s*[A-Za-z_]\w*\s*\(/.test(declText) && !isParam) return undefined;
   const shared = /\b__shared__\b/.test(quals);
   const entries: HalfEntry[] = [];
   const inits: TextDecl["inits"] = [];
