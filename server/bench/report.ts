@@ -73,7 +73,6 @@ export function formatNs(ns: number): string {
   return `${ns.toFixed(0)} ns`;
 }
 
-/** The CLI's table: one row per size. */
 /** One size's result in a line, as the CLI prints it while a sweep runs. */
 export function pointLine(p: PointResult | undefined): string {
   if (!p) return "-";
@@ -86,6 +85,7 @@ export function pointLine(p: PointResult | undefined): string {
   return parts.join(", ");
 }
 
+/** The CLI's table: one row per size. */
 export function formatTable(r: BenchRunResults): string {
   const head = ["size", "median", "min", "RSD", "samples", "GB/s", "% peak", "TFLOP/s"];
   if (r.baseline) head.push("baseline", "speedup");

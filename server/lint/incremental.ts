@@ -13,7 +13,7 @@ import { runRules, type LintOptions, type RuleRun } from "./engine";
 import type { TextChange } from "./parser";
 import { advance, atOrBefore, before, moveSpan, type Point } from "./textPoints";
 
-/** The last lint of a document: its text, options and the rules' raw output. */
+/** The last lint of a document: its text, options (`optionsKey`) and the rules' raw output. */
 export interface LintState {
   text: string;
   optionsKey: string;
@@ -33,24 +33,20 @@ export function optionsKey(opts: LintOptions): string {
 /** [start, end) offsets in the current text that differ from the last linted text or parse differently. */
 export type Region = LintWindow;
 
-/** Moves regions of the text before `change` to where they are after it. */
-export function mapRegions(regions: readonly Region[], change: TextChange): Region[] {
-  const removed = change.oldEndOffset - change.startOffset;
+/** The regions after one more change: the earlier ones moved to where they are now, and the change's own. */
+export function addChange(regions: readonly Region[], change: TextChange): Region[] {
   const added = change.newText.length;
   const map = (o: number, inside: number): number =>
-    o <= change.startOffset ? o : o >= change.oldEndOffset ? o + added - removed : inside;
-  return regions.map((r) => ({
-    start: map(r.start, change.startOffset),
-    end: Math.max(map(r.start, change.startOffset), map(r.end, change.startOffset + added)),
-  }));
-}
-
-/** The regions one change leaves behind, after moving the earlier ones. */
-export function addChange(regions: readonly Region[], change: TextChange): Region[] {
-  return [
-    ...mapRegions(regions, change),
-    { start: change.startOffset, end: change.startOffset + change.newText.length },
-  ];
+    o <= change.startOffset
+      ? o
+      : o >= change.oldEndOffset
+        ? o + added - (change.oldEndOffset - change.startOffset)
+        : inside;
+  const moved = regions.map((r) => {
+    const start = map(r.start, change.startOffset);
+    return { start, end: Math.max(start, map(r.end, change.startOffset + added)) };
+  });
+  return [...moved, { start: change.startOffset, end: change.startOffset + added }];
 }
 
 export function changedRegions(ranges: readonly Range[]): Region[] {
@@ -99,8 +95,9 @@ const entriesKey = (entries: readonly PlacedHalfEntry[]): string =>
   JSON.stringify(entries.map((e) => e.entry));
 
 /**
- * Lints only the window around `regions` (offsets in `text` that changed since `prev`) and carries the
- * other findings over. Undefined when that cannot be exact: the caller then lints the whole file.
+ * Lints only the window around `regions` (offsets in `text` that changed since `prev`, which was linted
+ * with the same options) and carries the other findings over. Undefined when that cannot be exact: the
+ * caller then lints the whole file.
  */
 export function relint(
   prev: LintState,
@@ -109,7 +106,7 @@ export function relint(
   regions: readonly Region[],
   opts: LintOptions,
 ): RuleRun | undefined {
-  if (regions.length === 0 || prev.optionsKey !== optionsKey(opts)) return undefined;
+  if (regions.length === 0) return undefined;
   if (prev.run.facts.fileWide || prev.run.failures.length > 0) return undefined;
   const window = windowAround([tree], regions, text.length);
   const startPoint = pointOf(tree, text, window.start);

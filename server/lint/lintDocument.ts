@@ -83,9 +83,13 @@ export class LintDocument {
     }
     if (this.tree && !this.dirty) return this.tree;
     const tree = this.parser.parse(this.text, this.tree, this.limits.parseTimeoutMs);
+    if (!tree) {
+      this.freeTree();
+      return `not linted: parsing took longer than ${this.limits.parseTimeoutMs} ms`;
+    }
     // Where the reparse read the text differently (a `/*` typed turns the rest of the file into a comment).
     const changed =
-      tree && this.tree && this.touched.length > 0
+      this.tree && this.touched.length > 0
         ? windowAround(
             [this.tree, tree],
             [...this.touched, ...changedRegions(this.tree.getChangedRanges(tree))],
@@ -93,11 +97,6 @@ export class LintDocument {
           )
         : undefined;
     this.tree?.delete();
-    this.tree = undefined;
-    if (!tree) {
-      this.freeTree();
-      return `not linted: parsing took longer than ${this.limits.parseTimeoutMs} ms`;
-    }
     this.tree = tree;
     this.dirty = false;
     if (changed) this.touched = [changed];
@@ -108,11 +107,11 @@ export class LintDocument {
   lint(opts: LintOptions): LintOutcome {
     const tree = this.syntaxTree();
     if (typeof tree === "string") return { kind: "skipped", reason: tree };
-    const last = this.last;
-    const unchanged =
-      last && this.touched.length === 0 && last.text === this.text && last.optionsKey === optionsKey(opts);
+    const key = optionsKey(opts);
+    // Earlier findings only count for the same options.
+    const last = this.last?.optionsKey === key ? this.last : undefined;
     let scope: "file" | "window" | "unchanged" = "unchanged";
-    let run = unchanged ? last.run : undefined;
+    let run = last && this.touched.length === 0 && last.text === this.text ? last.run : undefined;
     if (!run && last) {
       run = relint(last, tree, this.text, this.touched, opts);
       scope = "window";
@@ -121,7 +120,7 @@ export class LintDocument {
       run = runRules(tree, this.text, opts);
       scope = "file";
     }
-    this.last = { text: this.text, optionsKey: optionsKey(opts), run };
+    this.last = { text: this.text, optionsKey: key, run };
     this.touched = [];
     const { failures, timings } = run;
     const findings = applySuppressions(run.findings, this.text);

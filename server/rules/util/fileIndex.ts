@@ -108,10 +108,6 @@ export class FileIndex {
     return idx;
   }
 
-  get windowed(): boolean {
-    return this.window.start > 0 || this.window.end < this.text.length;
-  }
-
   nodeAt(start: number, end: number): Node {
     return this.root.descendantForIndex(start, end) ?? this.root;
   }

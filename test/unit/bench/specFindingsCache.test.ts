@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { prng } from "../fuzz/mutate";
 import { benchSpecFindings } from "../../../server/bench/specDiagnostics";
 import { SpecFindingsCache } from "../../../server/bench/specFindingsCache";
 
@@ -13,14 +14,6 @@ const EXAMPLES = readdirSync(join(REPO, "examples"))
   .sort()
   .map((f) => readFileSync(join(REPO, "examples", f), "utf8"));
 const WITH_SPECS = EXAMPLES.filter((t) => t.includes("@bench"));
-
-function prng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s * 1103515245 + 12345) >>> 0;
-    return (s >>> 8) % n;
-  };
-}
 
 const TOKENS = [
   "x",
@@ -46,7 +39,7 @@ test("the examples hold @bench specs to test with", () => {
 });
 
 test("random edits: the cached findings equal a fresh scan's after every edit", () => {
-  const rand = prng(Number(process.env.FUZZ_SEED ?? 7));
+  const rand = prng(Number(process.env.FUZZ_SEED ?? 7)).int;
   for (const original of [...WITH_SPECS, WITH_SPECS.join("\n")]) {
     const cache = new SpecFindingsCache();
     let text = original;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { prng } from "../fuzz/mutate";
 import { lintTree, type LintOptions } from "../../../server/lint/engine";
 import { CLI_LIMITS, LintDocument } from "../../../server/lint/lintDocument";
 import type { Tree } from "web-tree-sitter";
@@ -50,14 +51,6 @@ function lines(findings: readonly Finding[]): string[] {
     (f) =>
       `${f.rule} ${at(f.span)} fixes ${f.fixes.map((x) => x.edits.map((e) => `${at(e.span)}=${JSON.stringify(e.newText)}`).join(",")).join(" | ")} ${f.message}`,
   );
-}
-
-function prng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s * 1103515245 + 12345) >>> 0;
-    return (s >>> 8) % n;
-  };
 }
 
 /** Edits like typing in a kernel, plus tokens that change what other definitions' findings depend on. */
@@ -125,7 +118,7 @@ async function editAndCompare(
 ): Promise<Record<"file" | "window" | "unchanged", number>> {
   const parser = await cudaParser();
   const seed = Number(process.env.FUZZ_SEED ?? 20261123);
-  const rand = prng(seed);
+  const rand = prng(seed).int;
   const scopes = { file: 0, window: 0, unchanged: 0 };
   for (const original of [...EXAMPLES, EXAMPLES.join("\n")]) {
     const doc = new LintDocument(parser, original, CLI_LIMITS);
