@@ -118,7 +118,8 @@ async function editAndCompare(
 ): Promise<Record<"file" | "window" | "unchanged", number>> {
   const parser = await cudaParser();
   const seed = Number(process.env.FUZZ_SEED ?? 20261123);
-  const rand = prng(seed).int;
+  const rng = prng(seed);
+  const rand = (n: number): number => rng.int(n);
   const scopes = { file: 0, window: 0, unchanged: 0 };
   for (const original of [...EXAMPLES, EXAMPLES.join("\n")]) {
     const doc = new LintDocument(parser, original, CLI_LIMITS);
