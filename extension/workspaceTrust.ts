@@ -18,3 +18,13 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
       "Restricted Mode: no tool (nvcc, ncu, nsys, nvidia-smi, the GPU runner) runs until the workspace is trusted",
     );
 }
+
+/**
+ * The guard every command that runs a tool starts with: false (and an error message saying what
+ * `action` would run) in Restricted Mode.
+ */
+export function requireTrust(action: string): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  void vscode.window.showErrorMessage(`CUDA Kernel Dev: ${action}; trust this workspace first.`);
+  return false;
+}
