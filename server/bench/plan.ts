@@ -1,36 +1,17 @@
 // Checks a parsed spec against the kernel's signature and turns it into one launch per size of the
 // sweep: grid, block, dynamic shared memory, arguments, bytes and FLOPs, all evaluated.
 import type { DeviceAttributes, DType, KernelArg, TimingOptions } from "../../native/runner/protocol";
-import { type ArgSpec, type BenchSpec, type Dim3Spec, type TemplateArgSpec } from "./benchSpec";
+import type { ArgSpec, BenchSpec, Dim3Spec, TemplateArgSpec } from "./benchSpec";
 import { type Env, evaluate, evaluateInt, type Expr, type Value, variablesOf } from "./expressions";
 import type { KernelInfo } from "./kernelScan";
+import type { PointShape } from "./results";
 import { SpecError } from "./specLexer";
 
-export interface SizePoint {
-  /** "rows=1024 cols=2048"; "default" when nothing is swept. */
-  label: string;
-  sizes: Record<string, number>;
-  grid: [number, number, number];
-  block: [number, number, number];
-  dynamicSmemBytes: number;
+export interface SizePoint extends PointShape {
   /** The baseline's launch shape: its own where the spec gives one, else the kernel's. */
-  baselineLaunch: {
-    grid: [number, number, number];
-    block: [number, number, number];
-    dynamicSmemBytes: number;
-  };
+  baselineLaunch: Pick<PointShape, "grid" | "block" | "dynamicSmemBytes">;
   /** In the kernel's parameter order. */
   args: KernelArg[];
-  bytes?: number;
-  flops?: number;
-}
-
-export interface BenchPlan {
-  kernel: KernelInfo;
-  baseline?: KernelInfo;
-  templateArgs: TemplateArgSpec[];
-  points: SizePoint[];
-  timing: TimingOptions;
 }
 
 /** nvbench's defaults: 0.5% RSD, at least 10 samples; the budget bounds a noisy size. */
