@@ -1,7 +1,7 @@
 // Checks a parsed spec against the kernel's signature and turns it into one launch per size of the
 // sweep: grid, block, dynamic shared memory, arguments, bytes and FLOPs, all evaluated.
 import type { DeviceAttributes, DType, KernelArg, TimingOptions } from "../../native/runner/protocol";
-import type { ArgSpec, BenchSpec, Dim3Spec, TemplateArgSpec } from "./benchSpec";
+import type { ArgSpec, BenchSpec, Dim3Spec, TemplateArgSpec } from "./specTypes";
 import { type Env, evaluate, evaluateInt, type Expr, type Value, variablesOf } from "./expressions";
 import type { KernelInfo } from "./kernelScan";
 import type { PointShape } from "./results";

@@ -4,7 +4,7 @@
 import type { DType } from "../../native/runner/protocol";
 import type { KernelInfo } from "./kernelScan";
 import { DTYPE_BYTES, dtypeOfCType } from "./plan";
-import type { TemplateArgSpec } from "./benchSpec";
+import type { TemplateArgSpec } from "./specTypes";
 
 const INT_TYPES =
   /^(?:(?:unsigned|signed)\s+)?(?:int|long|long long|short|size_t|int32_t|int64_t|uint32_t|uint64_t|unsigned|ptrdiff_t)$/;
