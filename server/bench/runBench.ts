@@ -21,9 +21,10 @@ import { parseSpec } from "./benchSpec";
 import { CompileError, compileCubin, nvccVersion } from "./compile";
 import { cppName, generateHarness, type KernelInstance, resolveInstance } from "./harness";
 import { type KernelInfo, scanKernels } from "./kernelScan";
-import { checkSignature, planPoints, type SizePoint, timingOf } from "./plan";
+import { planPoints, type SizePoint, timingOf } from "./plan";
 import { derive, pointPassed, speedup } from "./report";
 import { type BenchRunResults, type PointResult, RESULTS_SCHEMA } from "./results";
+import { checkSignature } from "./signature";
 import { SpecError } from "./specLexer";
 import { findSymbol } from "./symbols";
 

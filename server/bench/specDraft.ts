@@ -3,7 +3,8 @@
 // const), floats get a plain value. The result always parses and checks; the user then edits sizes.
 import type { DType } from "../../native/runner/protocol";
 import type { KernelInfo } from "./kernelScan";
-import { DTYPE_BYTES, dtypeOfCType } from "./plan";
+import { DTYPE_BYTES } from "./plan";
+import { dtypeOfCType } from "./signature";
 import type { TemplateArgSpec } from "./specTypes";
 
 const INT_TYPES =
