@@ -1,6 +1,12 @@
 // The results of one benchmark run: what `cuda-kernel-dev bench --json` prints, what the results
 // panel renders, and what a history line summarises. Versioned, since files of it are kept.
-import type { DeviceAttributes, OutputCheck, RunnerError, SampleStats } from "../../native/runner/protocol";
+import type {
+  DeviceAttributes,
+  OutputCheck,
+  RunnerError,
+  SampleStats,
+  TimingOptions,
+} from "../../native/runner/protocol";
 
 export const RESULTS_SCHEMA = 1;
 
@@ -66,14 +72,8 @@ export interface BenchRunResults {
   baseline?: string;
   env: EnvironmentInfo;
   compile: CompileInfo;
-  timing: {
-    warmupRuns: number;
-    minSamples: number;
-    maxSamples: number;
-    targetRsdPct: number;
-    budgetMs: number;
-    flushL2: boolean;
-  };
+  /** The timing options every size ran with (the spec's over the defaults). */
+  timing: TimingOptions;
   points: PointResult[];
   /** False when any size failed or an output check did not pass. */
   ok: boolean;
