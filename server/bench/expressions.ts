@@ -55,35 +55,30 @@ export function parseExpr(ts: TokenStream): Expr {
   return parseShift(ts);
 }
 
-// C precedence: shifts bind looser than + and -, so `1 << n+1` is `1 << (n+1)`.
-function parseShift(ts: TokenStream): Expr {
-  let left = parseSum(ts);
-  while (ts.isPunct("<<") || ts.isPunct(">>")) {
-    const op = ts.next()!.text as "<<" | ">>";
-    const right = parseSum(ts);
+type BinOp = Extract<Expr, { kind: "bin" }>["op"];
+
+/** One precedence level: left-associative `operand (op operand)*` for the operators given. */
+function parseBinary(ts: TokenStream, ops: readonly BinOp[], operand: (ts: TokenStream) => Expr): Expr {
+  let left = operand(ts);
+  while (ops.some((op) => ts.isPunct(op))) {
+    const op = ts.next()!.text as BinOp;
+    const right = operand(ts);
     left = { kind: "bin", op, left, right, span: joinSpans(left.span, right.span) };
   }
   return left;
+}
+
+// C precedence: shifts bind looser than + and -, so `1 << n+1` is `1 << (n+1)`.
+function parseShift(ts: TokenStream): Expr {
+  return parseBinary(ts, ["<<", ">>"], parseSum);
 }
 
 function parseSum(ts: TokenStream): Expr {
-  let left = parseProduct(ts);
-  while (ts.isPunct("+") || ts.isPunct("-")) {
-    const op = ts.next()!.text as "+" | "-";
-    const right = parseProduct(ts);
-    left = { kind: "bin", op, left, right, span: joinSpans(left.span, right.span) };
-  }
-  return left;
+  return parseBinary(ts, ["+", "-"], parseProduct);
 }
 
 function parseProduct(ts: TokenStream): Expr {
-  let left = parseUnary(ts);
-  while (ts.isPunct("*") || ts.isPunct("/") || ts.isPunct("//") || ts.isPunct("%")) {
-    const op = ts.next()!.text as "*" | "/" | "//" | "%";
-    const right = parseUnary(ts);
-    left = { kind: "bin", op, left, right, span: joinSpans(left.span, right.span) };
-  }
-  return left;
+  return parseBinary(ts, ["*", "/", "//", "%"], parseUnary);
 }
 
 function parseUnary(ts: TokenStream): Expr {

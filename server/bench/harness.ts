@@ -1,7 +1,7 @@
 // The translation unit nvcc compiles for a benchmark: the user's file, included as is, plus a
 // reference to each kernel instance to run. Taking a template kernel's address instantiates it for
 // the device (as a `<<<>>>` launch would) without restating its parameter types.
-import type { TemplateArgSpec } from "./benchSpec";
+import type { TemplateArgSpec } from "./specTypes";
 import type { KernelInfo } from "./kernelScan";
 
 export interface KernelInstance {

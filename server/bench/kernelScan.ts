@@ -201,51 +201,37 @@ function parseTemplateParams(inner: string): TemplateParam[] {
 
 const SPEC_LINE = /^(\s*\/\/\/?\s*)(@bench)\b(.*)$/;
 
+/** Line `l`'s `@bench` item, or undefined when the line holds none. */
+function specLineAt(line: string, l: number): SpecLine | undefined {
+  const sm = SPEC_LINE.exec(line);
+  if (!sm) return undefined;
+  const markerCol = sm[1]!.length;
+  const column = markerCol + sm[2]!.length;
+  return {
+    line: l,
+    text: sm[3]!.replace(/\r$/, ""), // a CRLF line's text ends before its \r
+    column,
+    markerSpan: { startLine: l, startColumn: markerCol, endLine: l, endColumn: column },
+  };
+}
+
 function specLinesAbove(lines: string[], declLine: number): SpecLine[] {
   const out: SpecLine[] = [];
   for (let l = declLine - 1; l >= 0; l--) {
     const line = lines[l]!;
     if (!/^\s*\/\//.test(line)) break;
-    const sm = SPEC_LINE.exec(line);
-    if (sm) {
-      const markerCol = sm[1]!.length;
-      out.unshift({
-        line: l,
-        text: sm[3]!,
-        column: markerCol + sm[2]!.length,
-        markerSpan: {
-          startLine: l,
-          startColumn: markerCol,
-          endLine: l,
-          endColumn: markerCol + sm[2]!.length,
-        },
-      });
-    }
+    const spec = specLineAt(line, l);
+    if (spec) out.unshift(spec);
   }
   return out;
 }
 
 /** Every `@bench` line in the document, attached or not (for "not above a kernel" diagnostics). */
 export function allSpecLines(text: string): SpecLine[] {
-  const out: SpecLine[] = [];
-  text.split("\n").forEach((line, l) => {
-    const sm = SPEC_LINE.exec(line);
-    if (sm) {
-      const markerCol = sm[1]!.length;
-      out.push({
-        line: l,
-        text: sm[3]!.replace(/\r$/, ""),
-        column: markerCol + sm[2]!.length,
-        markerSpan: {
-          startLine: l,
-          startColumn: markerCol,
-          endLine: l,
-          endColumn: markerCol + sm[2]!.length,
-        },
-      });
-    }
-  });
-  return out;
+  return text
+    .split("\n")
+    .map((line, l) => specLineAt(line, l))
+    .filter((spec): spec is SpecLine => spec !== undefined);
 }
 
 /** Finds the namespaces open at each offset: a sorted list of [start, end, name] blocks. */

@@ -1,6 +1,7 @@
 // Saving a finished benchmark to the workspace history without ever losing the run: a history that
 // cannot be written (a read-only workspace, a full disk) or read back gives a warning next to the
 // results instead of an error in their place.
+import { errorMessage } from "../util/errorMessage";
 import { appendHistory, historyOf, historyPath, readHistory } from "./history";
 import type { HistoryEntry } from "./results";
 
@@ -20,7 +21,7 @@ function why(e: unknown): string {
     ENOSPC: "the disk is full",
     ENOTDIR: "a file is in the way of its folder",
   };
-  return (err.code && reasons[err.code]) ?? (e instanceof Error ? e.message : String(e));
+  return (err.code && reasons[err.code]) ?? errorMessage(e);
 }
 
 export async function recordRun(workspace: string, entry: HistoryEntry): Promise<RecordedRun> {

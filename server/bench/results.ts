@@ -1,11 +1,18 @@
 // The results of one benchmark run: what `cuda-kernel-dev bench --json` prints, what the results
 // panel renders, and what a history line summarises. Versioned, since files of it are kept.
-import type { DeviceAttributes, OutputCheck, RunnerError, SampleStats } from "../../native/runner/protocol";
+import type {
+  DeviceAttributes,
+  OutputCheck,
+  RunnerError,
+  SampleStats,
+  TimingOptions,
+} from "../../native/runner/protocol";
 
 export const RESULTS_SCHEMA = 1;
 
-export interface PointResult {
-  /** "rows=1024 cols=2048" */
+/** One size of the sweep as launched: what the plan works out and what its result repeats. */
+export interface PointShape {
+  /** "rows=1024 cols=2048"; "default" when nothing is swept. */
   label: string;
   sizes: Record<string, number>;
   grid: [number, number, number];
@@ -13,6 +20,9 @@ export interface PointResult {
   dynamicSmemBytes: number;
   bytes?: number;
   flops?: number;
+}
+
+export interface PointResult extends PointShape {
   kernel?: SampleStats;
   baseline?: SampleStats;
   /** Derived from the median (see report.ts); absent without bytes/flops. */
@@ -62,14 +72,8 @@ export interface BenchRunResults {
   baseline?: string;
   env: EnvironmentInfo;
   compile: CompileInfo;
-  timing: {
-    warmupRuns: number;
-    minSamples: number;
-    maxSamples: number;
-    targetRsdPct: number;
-    budgetMs: number;
-    flushL2: boolean;
-  };
+  /** The timing options every size ran with (the spec's over the defaults). */
+  timing: TimingOptions;
   points: PointResult[];
   /** False when any size failed or an output check did not pass. */
   ok: boolean;
@@ -107,36 +111,31 @@ export interface HistoryEntry {
   }[];
 }
 
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null;
+}
+
+/** What results and history lines share: this schema, a kernel, its file and a list of points. */
+function isVersionedRecord(x: unknown): x is Record<string, unknown> & { points: unknown[] } {
+  return (
+    isRecord(x) &&
+    x.schema === RESULTS_SCHEMA &&
+    typeof x.kernel === "string" &&
+    typeof x.file === "string" &&
+    Array.isArray(x.points)
+  );
+}
+
 /** A structural check of results read from a file (the panel opens user-chosen files). */
 export function isBenchRunResults(x: unknown): x is BenchRunResults {
-  if (typeof x !== "object" || x === null) return false;
-  const o = x as Record<string, unknown>;
   return (
-    o.schema === RESULTS_SCHEMA &&
-    typeof o.kernel === "string" &&
-    typeof o.file === "string" &&
-    typeof o.env === "object" &&
-    o.env !== null &&
-    typeof (o.env as Record<string, unknown>).device === "object" &&
-    Array.isArray(o.points) &&
-    o.points.every(
-      (p: unknown) =>
-        typeof p === "object" &&
-        p !== null &&
-        typeof (p as Record<string, unknown>).label === "string" &&
-        Array.isArray((p as Record<string, unknown>).checks),
-    )
+    isVersionedRecord(x) &&
+    isRecord(x.env) &&
+    typeof x.env.device === "object" &&
+    x.points.every((p) => isRecord(p) && typeof p.label === "string" && Array.isArray(p.checks))
   );
 }
 
 export function isHistoryEntry(x: unknown): x is HistoryEntry {
-  if (typeof x !== "object" || x === null) return false;
-  const o = x as Record<string, unknown>;
-  return (
-    o.schema === RESULTS_SCHEMA &&
-    typeof o.time === "string" &&
-    typeof o.kernel === "string" &&
-    typeof o.file === "string" &&
-    Array.isArray(o.points)
-  );
+  return isVersionedRecord(x) && typeof x.time === "string";
 }

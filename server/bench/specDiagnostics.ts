@@ -3,7 +3,8 @@
 import type { Finding } from "../rules/rule";
 import { parseSpec } from "./benchSpec";
 import { allSpecLines, scanKernels, type ReadZone } from "./kernelScan";
-import { checkSignature, planPoints } from "./plan";
+import { planPoints } from "./plan";
+import { checkSignature } from "./signature";
 import { SpecError } from "./specLexer";
 
 export const SPEC_RULE_ID = "bench-spec";

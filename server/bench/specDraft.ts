@@ -3,8 +3,9 @@
 // const), floats get a plain value. The result always parses and checks; the user then edits sizes.
 import type { DType } from "../../native/runner/protocol";
 import type { KernelInfo } from "./kernelScan";
-import { DTYPE_BYTES, dtypeOfCType } from "./plan";
-import type { TemplateArgSpec } from "./benchSpec";
+import { DTYPE_BYTES } from "./plan";
+import { dtypeOfCType } from "./signature";
+import type { TemplateArgSpec } from "./specTypes";
 
 const INT_TYPES =
   /^(?:(?:unsigned|signed)\s+)?(?:int|long|long long|short|size_t|int32_t|int64_t|uint32_t|uint64_t|unsigned|ptrdiff_t)$/;

@@ -9,10 +9,12 @@ import type {
   BenchmarkRequest,
   BenchmarkResult,
   DeviceAttributes,
+  OutputCheck,
   RunnerMethod,
   RunnerRequests,
 } from "../../../native/runner/protocol";
 import { BenchError, type BenchRunner, runBenchmark } from "../../../server/bench/runBench";
+import { scanKernels } from "../../../server/bench/kernelScan";
 import { isBenchRunResults } from "../../../server/bench/results";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
@@ -64,22 +66,19 @@ const stats = (medianNs: number) => ({
   rsdPct: 0.3,
   stoppedBy: "rsd" as const,
 });
+const equal = { maxAbsError: 0, maxRelError: 0, cosine: 1, mismatched: 0, unwritten: 0, nonFinite: 0 };
+/** The output check of `out`: equal to the baseline's, or off by the errors given. */
+const outCheck = (pass: boolean, errors: Partial<OutputCheck> = {}): OutputCheck => ({
+  arg: "out",
+  ...equal,
+  ...errors,
+  pass,
+});
 const ok = (kernelNs: number, baselineNs: number): BenchmarkResult => ({
   device: "NVIDIA H200",
   kernel: stats(kernelNs),
   baseline: stats(baselineNs),
-  checks: [
-    {
-      arg: "out",
-      maxAbsError: 0,
-      maxRelError: 0,
-      cosine: 1,
-      mismatched: 0,
-      unwritten: 0,
-      nonFinite: 0,
-      pass: true,
-    },
-  ],
+  checks: [outCheck(true)],
 });
 
 test("one request per size, with the kernel's and the baseline's symbols; figures derived", async () => {
@@ -125,6 +124,29 @@ test("one request per size, with the kernel's and the baseline's symbols; figure
   assert.equal(r.ok, true);
   assert.equal(r.env.device.name, "NVIDIA H200");
   assert.match(r.env.nvccVersion, /^release \d+\.\d+/);
+});
+
+test("a caller's scan of the file is what runs: the file is not read or scanned again", async () => {
+  // The file's text with one size in the sweep: the sizes measured show which text the run used.
+  const text = readFileSync(fixture, "utf8").replace("n=[1 << 20, 1 << 24]", "n=[1 << 20]");
+  const runner = new FakeRunner(() => ok(1000, 1500));
+  const r = await runBenchmark({
+    file: fixture,
+    kernel: "scale_f32",
+    runner,
+    cacheDir,
+    scan: scanKernels(text),
+  });
+  assert.equal(runner.benchmarks.length, 1);
+  assert.deepEqual(
+    r.points.map((p) => p.label),
+    ["n=1048576"],
+  );
+  // A kernel the scan does not hold is not looked for in the file.
+  await assert.rejects(
+    runBenchmark({ file: fixture, kernel: "scale_f32", runner, cacheDir, scan: [] }),
+    /no __global__ kernel 'scale_f32' in .*scale.cu \(kernels: none\)/,
+  );
 });
 
 test("each finished size is shown at once: snapshots with the results so far and the sizes pending", async () => {
@@ -179,18 +201,7 @@ test("a sticky fault stops the sweep: later sizes are skipped, the run is not ok
 test("a failed output check makes the run not ok", async () => {
   const runner = new FakeRunner(() => ({
     ...ok(1000, 900),
-    checks: [
-      {
-        arg: "out",
-        maxAbsError: 3,
-        maxRelError: 1,
-        cosine: 0.2,
-        mismatched: 100,
-        unwritten: 0,
-        nonFinite: 0,
-        pass: false,
-      },
-    ],
+    checks: [outCheck(false, { maxAbsError: 3, maxRelError: 1, cosine: 0.2, mismatched: 100 })],
   }));
   const r = await runBenchmark({ file: fixture, kernel: "scale_f32", runner, cacheDir });
   assert.equal(r.ok, false);

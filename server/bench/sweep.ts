@@ -1,0 +1,160 @@
+// Stage 4 of a benchmark: one runner request per size, in order, with the figures derived from each
+// answer. A size that fails is recorded and the sweep goes on, unless the failure would only happen
+// again (a sticky fault, a hang, a crash): then the sizes left are marked skipped.
+import type {
+  BenchmarkRequest,
+  BenchmarkResult,
+  DeviceAttributes,
+  LaunchSpec,
+  RunnerError,
+  TimingOptions,
+} from "../../native/runner/protocol";
+import { errorMessage } from "../util/errorMessage";
+import { type BenchJob, isRunnerError, rethrowCancelled, signalOf } from "./benchJob";
+import type { BuiltKernels } from "./build";
+import { cppName, type KernelInstance } from "./harness";
+import type { SizePoint } from "./plan";
+import { derive, speedup } from "./report";
+import type { PointResult, PointShape } from "./results";
+import type { Snapshot } from "./snapshot";
+
+export interface Sweep {
+  points: SizePoint[];
+  build: BuiltKernels;
+  device: DeviceAttributes;
+  timing: TimingOptions;
+}
+
+function launch(
+  inst: KernelInstance,
+  symbol: string,
+  p: SizePoint,
+  shape: Pick<SizePoint, "grid" | "block" | "dynamicSmemBytes"> = p,
+): LaunchSpec {
+  return {
+    symbol,
+    displayName: cppName(inst),
+    grid: shape.grid,
+    block: shape.block,
+    dynamicSmemBytes: shape.dynamicSmemBytes,
+    args: p.args,
+  };
+}
+
+function requestFor(sweep: Sweep, p: SizePoint): BenchmarkRequest {
+  const { inst, baseInst, cubinPath, info } = sweep.build;
+  return {
+    cubinPath,
+    device: sweep.device.ordinal,
+    kernel: launch(inst, info.symbol, p),
+    ...(baseInst && info.baselineSymbol
+      ? { baseline: launch(baseInst, info.baselineSymbol, p, p.baselineLaunch) }
+      : {}),
+    timing: sweep.timing,
+    ...(p.bytes !== undefined ? { bytes: p.bytes } : {}),
+    ...(p.flops !== undefined ? { flops: p.flops } : {}),
+  };
+}
+
+/** A failed request as a size's error; a cancelled run is thrown instead. */
+function failure(e: unknown): RunnerError {
+  rethrowCancelled(e);
+  return isRunnerError(e)
+    ? {
+        code: e.code,
+        message: e.message,
+        ...(e.call ? { call: e.call } : {}),
+        ...(e.kernel ? { kernel: e.kernel } : {}),
+        ...(e.sticky ? { sticky: e.sticky } : {}),
+      }
+    : { code: "INTERNAL", message: errorMessage(e) };
+}
+
+/** A fault or a hang will happen again at the next size; a bad request might not. */
+function stopsTheSweep(err: RunnerError): boolean {
+  return !!err.sticky || err.code === "TIMEOUT" || err.code === "CRASHED" || err.code === "STOPPED";
+}
+
+/** Size `i` measured, or the runner's error for it. */
+async function measure(
+  job: BenchJob,
+  sweep: Sweep,
+  i: number,
+): Promise<{ result: BenchmarkResult } | { error: RunnerError }> {
+  const p = sweep.points[i]!;
+  const where = { point: i, points: sweep.points.length, label: p.label };
+  job.onProgress?.({ stage: "running", ...where });
+  try {
+    const result = await job.runner.request("benchmark", requestFor(sweep, p), {
+      ...signalOf(job),
+      onProgress: (pr) =>
+        job.onProgress?.({ stage: "running", ...where, phase: pr.phase, samples: pr.samples }),
+    });
+    return { result };
+  } catch (e) {
+    return { error: failure(e) };
+  }
+}
+
+/** A size's result: the runner's figures and those derived from the median and the GPU's peak. */
+function measured(shape: PointResult, p: SizePoint, r: BenchmarkResult, peakGBs: number): PointResult {
+  const k = { ...r.kernel, ...derive(r.kernel, p.bytes, p.flops, peakGBs) };
+  const b = r.baseline ? { ...r.baseline, ...derive(r.baseline, p.bytes, p.flops, peakGBs) } : undefined;
+  const sp = r.speedup ?? speedup(r.kernel, r.baseline);
+  return {
+    ...shape,
+    kernel: k,
+    ...(b ? { baseline: b } : {}),
+    ...(k.gbPerSec !== undefined ? { gbPerSec: k.gbPerSec } : {}),
+    ...(k.pctPeakBandwidth !== undefined ? { pctPeakBandwidth: k.pctPeakBandwidth } : {}),
+    ...(k.tflops !== undefined ? { tflops: k.tflops } : {}),
+    ...(b?.gbPerSec !== undefined ? { baselineGbPerSec: b.gbPerSec } : {}),
+    ...(sp !== undefined ? { speedup: sp } : {}),
+    checks: r.checks,
+  };
+}
+
+/** What a size's result repeats of its plan, before anything is measured. */
+function shapeOf(p: SizePoint): PointResult {
+  const shape: PointShape = {
+    label: p.label,
+    sizes: p.sizes,
+    grid: p.grid,
+    block: p.block,
+    dynamicSmemBytes: p.dynamicSmemBytes,
+    ...(p.bytes !== undefined ? { bytes: p.bytes } : {}),
+    ...(p.flops !== undefined ? { flops: p.flops } : {}),
+  };
+  return { ...shape, checks: [] };
+}
+
+/** Runs every size; after each one measured, the results so far go to the job's progress. */
+export async function runSweep(job: BenchJob, sweep: Sweep, snapshot: Snapshot): Promise<PointResult[]> {
+  const results: PointResult[] = [];
+  let stopped = false;
+  for (const [i, p] of sweep.points.entries()) {
+    const shape = shapeOf(p);
+    if (stopped) {
+      results.push({ ...shape, skipped: true });
+      continue;
+    }
+    const m = await measure(job, sweep, i);
+    if ("error" in m) {
+      results.push({ ...shape, error: m.error });
+      if (stopsTheSweep(m.error)) stopped = true;
+      continue;
+    }
+    results.push(measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs));
+    if (job.onProgress) {
+      const sofar = await snapshot(results, sweep.points.length - i - 1);
+      job.onProgress({
+        stage: "result",
+        point: i,
+        points: sweep.points.length,
+        label: p.label,
+        results: sofar,
+      });
+    }
+  }
+  return results;
+}
