@@ -72,6 +72,8 @@ export interface BenchJob {
   cacheDir: string;
   signal?: AbortSignal;
   onProgress?: (p: BenchProgress) => void;
+  /** `scanKernels` of the file's text, when the caller has scanned it already: not scanned again. */
+  scan?: KernelInfo[];
 }
 
 export type BenchProgress =
@@ -182,7 +184,7 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
       `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
     );
   }
-  const kernels = scanKernels(text);
+  const kernels = job.scan ?? scanKernels(text);
   const kernel = findKernel(kernels, job.kernel);
   if (!kernel) {
     const names = kernels.filter((k) => k.hasBody).map((k) => k.name);
