@@ -1,123 +1,107 @@
-// "▶ Benchmark" above every __global__ kernel, and the `cudaKernelDev.benchmark` command behind it:
-// save, compile (cached), run each size in the GPU runner process under a cancellable progress
-// notification, append the history, show the results panel. Errors are one clear message.
+// The `cudaKernelDev.benchmark` command (behind the "▶ Benchmark" lens): save, compile (cached), run
+// each size in the GPU runner process under a cancellable progress notification, append the
+// history, show the results panel. Errors are one clear message.
 import * as vscode from "vscode";
 import { RunnerClient } from "../native/runner/runnerClient";
 import { defaultCacheDir } from "../server/bench/compile";
-import { type KernelInfo, scanKernels } from "../server/bench/kernelScan";
+import type { KernelInfo } from "../server/bench/kernelScan";
 import { recordRun } from "../server/bench/recordRun";
 import { historyEntry } from "../server/bench/report";
-import { BenchError, findKernel, runBenchmark } from "../server/bench/runBench";
+import type { BenchRunResults } from "../server/bench/results";
+import { BenchError, runBenchmark, type BenchProgress } from "../server/bench/runBench";
+import { errorMessage } from "../server/util/errorMessage";
 import { showResults } from "./benchPanel";
+import { kernelRef, kernelTarget, qualifiedName, type KernelTarget } from "./kernelRef";
+import { settings } from "./settings";
 import { WRITE_SPEC_COMMAND } from "./specAction";
+import { requireTrust } from "./workspaceTrust";
 
 export const BENCHMARK_COMMAND = "cudaKernelDev.benchmark";
 
-const qualified = (k: KernelInfo) => [...k.namespaces, k.name].join("::");
+type Progress = vscode.Progress<{ message?: string; increment?: number }>;
+/** A kernel target that found its kernel. */
+type Target = KernelTarget & { kernel: KernelInfo };
 
-class BenchmarkLenses implements vscode.CodeLensProvider {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeCodeLenses = this.changed.event;
+/** The benchmark feature: one run at a time, and the runner process it keeps between runs. */
+class Benchmarks implements vscode.Disposable {
+  private running: AbortController | undefined;
+  private client: RunnerClient | undefined;
 
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    // The scan is a masked-text pass (no parse): cheap enough for every edit.
-    return scanKernels(doc.getText())
-      .filter((k) => k.hasBody)
-      .map((k) => {
-        const range = new vscode.Range(k.declLine, 0, k.declLine, 0);
-        return new vscode.CodeLens(range, {
-          title: "▶ Benchmark",
-          tooltip:
-            k.specLines.length > 0
-              ? `Benchmark ${k.name} from its @bench spec`
-              : `${k.name} has no @bench spec yet`,
-          command: BENCHMARK_COMMAND,
-          arguments: [doc.uri.toString(), qualified(k)],
-        });
-      });
+  constructor(
+    private readonly ctx: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async run(arg: unknown): Promise<void> {
+    if (!requireTrust("benchmarking compiles and runs code")) return;
+    const target = await this.target(arg);
+    if (!target || !(await this.hasSpec(target))) return;
+    if (this.running) {
+      void vscode.window.showWarningMessage(
+        "CUDA Kernel Dev: a benchmark is already running; cancel it or wait.",
+      );
+      return;
+    }
+    // nvcc reads the file from disk.
+    if (target.doc.isDirty && !(await target.doc.save())) {
+      void vscode.window.showErrorMessage(
+        "CUDA Kernel Dev: the file could not be saved; nothing was benchmarked.",
+      );
+      return;
+    }
+    const abort = new AbortController();
+    this.running = abort;
+    try {
+      await this.show(target, await this.sweep(target, abort));
+    } catch (e) {
+      await this.failed(target.kernel, e);
+    } finally {
+      this.running = undefined;
+    }
   }
 
-  dispose(): void {
-    this.changed.dispose();
+  /** The kernel to benchmark, or a message saying why there is none. */
+  private async target(arg: unknown): Promise<Target | undefined> {
+    const target = await kernelTarget(arg);
+    if (!target) {
+      void vscode.window.showErrorMessage(
+        "CUDA Kernel Dev: open a .cu file to benchmark one of its kernels.",
+      );
+      return undefined;
+    }
+    const { kernel } = target;
+    if (!kernel) {
+      void vscode.window.showErrorMessage(
+        `CUDA Kernel Dev: no __global__ kernel ${target.wanted !== undefined ? `'${target.wanted}' ` : "at the cursor "}in ${vscode.workspace.asRelativePath(target.doc.uri)}.`,
+      );
+      return undefined;
+    }
+    return { ...target, kernel };
   }
-}
 
-/** The kernel under the cursor: the last one declared at or above it. */
-function kernelAtCursor(editor: vscode.TextEditor): KernelInfo | undefined {
-  const line = editor.selection.active.line;
-  return scanKernels(editor.document.getText())
-    .filter((k) => k.hasBody && k.declLine <= line)
-    .pop();
-}
-
-let running: AbortController | undefined;
-let client: RunnerClient | undefined;
-
-async function benchmark(
-  ctx: vscode.ExtensionContext,
-  log: vscode.LogOutputChannel,
-  uriArg: unknown,
-  kernelArg: unknown,
-): Promise<void> {
-  if (!vscode.workspace.isTrusted) {
-    void vscode.window.showErrorMessage(
-      "CUDA Kernel Dev: benchmarking compiles and runs code; trust this workspace first.",
-    );
-    return;
-  }
-  const editor = vscode.window.activeTextEditor;
-  const uri = typeof uriArg === "string" ? vscode.Uri.parse(uriArg) : editor?.document.uri;
-  if (!uri) {
-    void vscode.window.showErrorMessage("CUDA Kernel Dev: open a .cu file to benchmark one of its kernels.");
-    return;
-  }
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const kernels = scanKernels(doc.getText());
-  const kernel =
-    typeof kernelArg === "string"
-      ? findKernel(kernels, kernelArg)
-      : editor
-        ? kernelAtCursor(editor)
-        : undefined;
-  if (!kernel) {
-    void vscode.window.showErrorMessage(
-      `CUDA Kernel Dev: no __global__ kernel ${typeof kernelArg === "string" ? `'${kernelArg}' ` : "at the cursor "}in ${vscode.workspace.asRelativePath(uri)}.`,
-    );
-    return;
-  }
-  if (kernel.specLines.length === 0) {
+  /** A kernel without a @bench spec is offered one instead of a run. */
+  private async hasSpec({ doc, kernel }: Target): Promise<boolean> {
+    if (kernel.specLines.length > 0) return true;
     const write = "Write a spec";
     const pick = await vscode.window.showInformationMessage(
       `CUDA Kernel Dev: ${kernel.name} has no // @bench spec saying what sizes and arguments to run it with.`,
       write,
     );
-    if (pick === write)
-      await vscode.commands.executeCommand(WRITE_SPEC_COMMAND, uri.toString(), qualified(kernel));
-    return;
+    if (pick === write) await vscode.commands.executeCommand(WRITE_SPEC_COMMAND, kernelRef(doc.uri, kernel));
+    return false;
   }
-  if (running) {
-    void vscode.window.showWarningMessage(
-      "CUDA Kernel Dev: a benchmark is already running; cancel it or wait.",
-    );
-    return;
-  }
-  // nvcc reads the file from disk.
-  if (doc.isDirty && !(await doc.save())) {
-    void vscode.window.showErrorMessage(
-      "CUDA Kernel Dev: the file could not be saved; nothing was benchmarked.",
-    );
-    return;
-  }
-  const config = vscode.workspace.getConfiguration("cudaKernelDev", uri);
-  const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
-  client ??= new RunnerClient({
-    timeoutSeconds: config.get<number>("runner.timeoutSeconds", 20),
-    log: (line) => log.debug(`runner: ${line}`),
-  });
-  const abort = new AbortController();
-  running = abort;
-  try {
-    const results = await vscode.window.withProgress(
+
+  /** Every size of the spec, in the runner, under a cancellable progress notification. */
+  private sweep({ doc, scan, kernel }: Target, abort: AbortController): Thenable<BenchRunResults> {
+    const s = settings(doc.uri);
+    const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath;
+    const bench = s.bench;
+    this.client ??= new RunnerClient({
+      timeoutSeconds: bench.runnerTimeoutSeconds,
+      log: (line) => this.log.debug(`runner: ${line}`),
+    });
+    const runner = this.client;
+    return vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
         title: `Benchmark ${kernel.name}`,
@@ -126,90 +110,91 @@ async function benchmark(
       (progress, token) => {
         token.onCancellationRequested(() => abort.abort());
         return runBenchmark({
-          file: uri.fsPath,
-          kernel: qualified(kernel),
-          runner: client!,
-          device: config.get<number>("bench.device", 0),
-          ...(config.get<string>("nvcc.path") ? { nvccPath: config.get<string>("nvcc.path")! } : {}),
-          includePaths: config.get<string[]>("nvcc.includePaths", []),
-          extraArgs: config.get<string[]>("nvcc.extraArgs", []),
-          ...(config.get<string>("bench.arch") ? { arch: config.get<string>("bench.arch")! } : {}),
+          file: doc.uri.fsPath,
+          kernel: qualifiedName(kernel),
+          scan,
+          runner,
+          device: bench.device,
+          ...(s.nvcc.path ? { nvccPath: s.nvcc.path } : {}),
+          includePaths: s.nvcc.includePaths,
+          extraArgs: s.nvcc.extraArgs,
+          ...(bench.arch ? { arch: bench.arch } : {}),
           ...(folder ? { workspace: folder } : {}),
           cacheDir: defaultCacheDir(),
           signal: abort.signal,
-          onProgress: (p) => {
-            if (p.stage === "checking") progress.report({ message: "checking the GPU and nvcc…" });
-            else if (p.stage === "compiling") progress.report({ message: "compiling…" });
-            else if (p.stage === "result") {
-              progress.report({ increment: 100 / p.points });
-              // The first size's figures as soon as they are in; the rest fill in as they come.
-              if (p.results.pendingSizes) showResults(ctx, log, p.results);
-            } else
-              progress.report({
-                message: `${p.label} (${p.point + 1}/${p.points})${p.phase ? ` ${p.phase}${p.samples ? `, ${p.samples} samples` : ""}` : ""}`,
-              });
-          },
+          onProgress: (p) => this.progress(progress, p),
         });
       },
     );
-    log.info(
+  }
+
+  private progress(progress: Progress, p: BenchProgress): void {
+    if (p.stage === "checking") progress.report({ message: "checking the GPU and nvcc…" });
+    else if (p.stage === "compiling") progress.report({ message: "compiling…" });
+    else if (p.stage === "result") {
+      progress.report({ increment: 100 / p.points });
+      // The first size's figures as soon as they are in; the rest fill in as they come.
+      if (p.results.pendingSizes) showResults(this.ctx, this.log, p.results);
+    } else
+      progress.report({
+        message: `${p.label} (${p.point + 1}/${p.points})${p.phase ? ` ${p.phase}${p.samples ? `, ${p.samples} samples` : ""}` : ""}`,
+      });
+  }
+
+  /** The results in the panel with the history; a failed size or differing outputs in a message too. */
+  private async show({ doc, kernel }: Target, results: BenchRunResults): Promise<void> {
+    this.log.info(
       `benchmark ${results.instance}: ${results.points.length} sizes, compile ${results.compile.cached ? "cached" : `${results.compile.ms.toFixed(0)} ms`}, ${results.totalMs.toFixed(0)} ms in all`,
     );
     // The history never costs the run: a damaged or unwritable file is a warning beside the results.
+    const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath;
     const recorded = folder
       ? await recordRun(folder, historyEntry(results))
       : { history: [historyEntry(results)] };
     if (recorded.warning) void vscode.window.showWarningMessage(`CUDA Kernel Dev: ${recorded.warning}`);
-    const history = recorded.history;
-    showResults(ctx, log, results, history);
-    const failed = results.points.filter((p) => p.error);
-    if (failed.length > 0) {
-      const e = failed[0]!.error!;
+    showResults(this.ctx, this.log, results, recorded.history);
+    const failed = results.points.find((p) => p.error);
+    if (failed?.error) {
+      const e = failed.error;
       void vscode.window.showErrorMessage(
-        `CUDA Kernel Dev: ${kernel.name} failed at ${failed[0]!.label}: ${e.code}${e.call ? ` in ${e.call}` : ""}: ${e.message}`,
+        `CUDA Kernel Dev: ${kernel.name} failed at ${failed.label}: ${e.code}${e.call ? ` in ${e.call}` : ""}: ${e.message}`,
       );
     } else if (!results.ok)
       void vscode.window.showWarningMessage(
         `CUDA Kernel Dev: ${kernel.name}'s outputs differ from the baseline's; see the panel.`,
       );
-  } catch (e) {
+  }
+
+  private async failed(kernel: KernelInfo, e: unknown): Promise<void> {
     if (e instanceof BenchError) {
       if (e.code === "CANCELLED") {
-        log.info(`benchmark ${kernel.name}: cancelled`);
+        this.log.info(`benchmark ${kernel.name}: cancelled`);
         return;
       }
-      if (e.detail) log.error(e.detail);
+      if (e.detail) this.log.error(e.detail);
       const showLog = e.detail ? "Show Log" : undefined;
       const pick = await vscode.window.showErrorMessage(
         `CUDA Kernel Dev: ${e.message}`,
         ...(showLog ? [showLog] : []),
       );
-      if (pick === showLog) log.show(true);
+      if (pick === showLog) this.log.show(true);
       return;
     }
-    log.error(`benchmark ${kernel.name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    void vscode.window.showErrorMessage(
-      `CUDA Kernel Dev: the benchmark failed: ${e instanceof Error ? e.message : String(e)}`,
-    );
-  } finally {
-    running = undefined;
+    this.log.error(`benchmark ${kernel.name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    void vscode.window.showErrorMessage(`CUDA Kernel Dev: the benchmark failed: ${errorMessage(e)}`);
+  }
+
+  dispose(): void {
+    this.running?.abort();
+    void this.client?.dispose();
+    this.client = undefined;
   }
 }
 
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const lenses = new BenchmarkLenses();
+  const benchmarks = new Benchmarks(ctx, log);
   ctx.subscriptions.push(
-    lenses,
-    vscode.languages.registerCodeLensProvider({ language: "cuda-cpp" }, lenses),
-    vscode.commands.registerCommand(BENCHMARK_COMMAND, (uri: unknown, kernel: unknown) =>
-      benchmark(ctx, log, uri, kernel),
-    ),
-    {
-      dispose: () => {
-        running?.abort();
-        void client?.dispose();
-        client = undefined;
-      },
-    },
+    benchmarks,
+    vscode.commands.registerCommand(BENCHMARK_COMMAND, (ref: unknown) => benchmarks.run(ref)),
   );
 }

@@ -6,6 +6,8 @@ import * as vscode from "vscode";
 import type { DeviceAttributes } from "../native/runner/protocol";
 import { RunnerClient } from "../native/runner/runnerClient";
 import { queryNvidiaSmi, type SmiDevice, type SmiLog } from "../server/profile/nvidiaSmi";
+import { errorMessage } from "../server/util/errorMessage";
+import { settings } from "./settings";
 
 export const REFRESH_DEVICES_COMMAND = "cudaKernelDev.refreshDevices";
 export const DEVICES_VIEW = "cudaKernelDev.devices";
@@ -62,15 +64,14 @@ class DevicesProvider implements vscode.TreeDataProvider<Item> {
   }
 
   private async load(): Promise<{ log?: SmiLog; error?: string; attrs: DeviceAttributes[] }> {
-    const path =
-      vscode.workspace.getConfiguration("cudaKernelDev").get<string>("nvidiaSmi.path") || "nvidia-smi";
+    const path = settings().nvidiaSmiPath;
     let smi: SmiLog | undefined;
     let error: string | undefined;
     try {
       smi = await queryNvidiaSmi(path);
     } catch (e) {
       // NvidiaSmiError, or the launcher's LaunchError (e.g. Restricted Mode): its message is the sentence.
-      error = e instanceof Error ? e.message : String(e);
+      error = errorMessage(e);
       this.log.warn(`devices: ${error}`);
     }
     let attrs: DeviceAttributes[] = [];
@@ -80,9 +81,7 @@ class DevicesProvider implements vscode.TreeDataProvider<Item> {
       try {
         attrs = await client.request("devices", {});
       } catch (e) {
-        this.log.info(
-          `devices: runner attributes unavailable: ${e instanceof Error ? e.message : String(e)}`,
-        );
+        this.log.info(`devices: runner attributes unavailable: ${errorMessage(e)}`);
       } finally {
         void client.dispose();
       }

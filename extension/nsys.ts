@@ -6,18 +6,15 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { splitCommandLine } from "../server/profile/commandLine";
 import { NsysError, nsysProfileAndStats } from "../server/profile/nsysCli";
-import { NsysCsvError } from "../server/profile/nsysCsv";
+import { errorMessage } from "../server/util/errorMessage";
 import { showProfilePanel } from "./profilePanel";
+import { openSettings, settings } from "./settings";
+import { requireTrust } from "./workspaceTrust";
 
 export const NSYS_COMMAND = "cudaKernelDev.nsysProfile";
 
 async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, arg: unknown): Promise<void> {
-  if (!vscode.workspace.isTrusted) {
-    void vscode.window.showErrorMessage(
-      "CUDA Kernel Dev: Nsight Systems runs your command; trust this workspace first.",
-    );
-    return;
-  }
+  if (!requireTrust("Nsight Systems runs your command")) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) {
     void vscode.window.showErrorMessage("CUDA Kernel Dev: open a folder to profile a command in it.");
@@ -35,7 +32,7 @@ async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, a
         });
   if (!line) return;
   await ctx.workspaceState.update("nsys.command", line);
-  const nsysPath = vscode.workspace.getConfiguration("cudaKernelDev").get<string>("nsys.path") || "nsys";
+  const nsysPath = settings().nsysPath;
   const ac = new AbortController();
   try {
     const command = splitCommandLine(line);
@@ -66,15 +63,13 @@ async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, a
   } catch (e) {
     if (ac.signal.aborted) return;
     if (e instanceof NsysError && e.output) log.error(`nsys output:\n${e.output}`);
-    const message =
-      e instanceof NsysError || e instanceof NsysCsvError || e instanceof Error ? e.message : String(e);
+    const message = errorMessage(e);
     log.error(message);
     const pick = await vscode.window.showErrorMessage(
       `CUDA Kernel Dev: ${message}`,
       ...(e instanceof NsysError && e.code === "NOT_FOUND" ? ["Open Settings"] : ["Show Log"]),
     );
-    if (pick === "Open Settings")
-      await vscode.commands.executeCommand("workbench.action.openSettings", "cudaKernelDev.nsys");
+    if (pick === "Open Settings") await openSettings("cudaKernelDev.nsys");
     else if (pick === "Show Log") log.show(true);
   }
 }

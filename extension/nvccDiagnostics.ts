@@ -7,15 +7,15 @@ import * as vscode from "vscode";
 import {
   compileForArchs,
   mergeDiagnostics,
-  projectFlags,
   readTextFile,
   spillWarnings,
   type ArchCompile,
 } from "../server/compiler/compileFile";
-import { NvccNotFoundError, resolveNvcc } from "../server/compiler/nvcc";
+import { NvccNotFoundError } from "../server/compiler/nvcc";
 import type { PlacedDiagnostic } from "../server/compiler/nvccPlacement";
-import { formatArch, parseArchList } from "../server/lint/arch";
-import { resolveTargets } from "../server/lint/targets";
+import { errorMessage } from "../server/util/errorMessage";
+import { nvccSetup, openSettings, settings, targetArchs, type NvccSetup } from "./settings";
+import { requireTrust } from "./workspaceTrust";
 
 export interface CompileResults {
   uri: vscode.Uri;
@@ -57,176 +57,202 @@ function toDiagnostic(d: PlacedDiagnostic): vscode.Diagnostic {
   return diag;
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): CompileService {
-  const collection = vscode.languages.createDiagnosticCollection("nvcc");
-  const emitter = new vscode.EventEmitter<CompileResults>();
-  ctx.subscriptions.push(collection, emitter);
+/** Diagnostics of each compiled file, kept per file they land on (a header collects them from several .cu files). */
+class DiagnosticsByFile implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection("nvcc");
+  private readonly byFile = new Map<string, Map<string, vscode.Diagnostic[]>>();
 
-  const latest = new Map<string, CompileResults>();
-  const timers = new Map<string, NodeJS.Timeout>();
-  const running = new Map<string, AbortController>();
-  // Diagnostics per file, per compiled file: a header may collect them from several .cu files.
-  const byFile = new Map<string, Map<string, vscode.Diagnostic[]>>();
-  let warnedMissingNvcc = false;
-
-  const publish = (main: string, perFile: Map<string, vscode.Diagnostic[]>): void => {
+  /** Replaces what compiling `main` said, on every file it said something about, before or now. */
+  publish(main: string, perFile: Map<string, vscode.Diagnostic[]>): void {
     const touched = new Set<string>(perFile.keys());
-    for (const [file, mains] of byFile) if (mains.has(main)) touched.add(file);
+    for (const [file, mains] of this.byFile) if (mains.has(main)) touched.add(file);
     for (const file of touched) {
-      let mains = byFile.get(file);
-      if (!mains) byFile.set(file, (mains = new Map<string, vscode.Diagnostic[]>()));
+      let mains = this.byFile.get(file);
+      if (!mains) this.byFile.set(file, (mains = new Map<string, vscode.Diagnostic[]>()));
       const diags = perFile.get(file);
       if (diags?.length) mains.set(main, diags);
       else mains.delete(main);
-      collection.set(vscode.Uri.parse(file), [...mains.values()].flat());
-    }
-  };
-
-  async function compile(doc: vscode.TextDocument): Promise<CompileResults | undefined> {
-    const key = doc.uri.toString();
-    running.get(key)?.abort();
-    const ac = new AbortController();
-    running.set(key, ac);
-    const cfg = vscode.workspace.getConfiguration("cudaKernelDev", doc.uri);
-    const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath;
-    try {
-      const nvcc = await resolveNvcc(cfg.get<string>("nvcc.path"));
-      const flags = projectFlags(
-        doc.uri.fsPath,
-        {
-          includePaths: cfg.get<string[]>("nvcc.includePaths") ?? [],
-          extraArgs: cfg.get<string[]>("nvcc.extraArgs") ?? [],
-        },
-        folder,
-      );
-      let explicit: number[];
-      try {
-        explicit = parseArchList(cfg.get<string[]>("targets") ?? []);
-      } catch (err) {
-        void vscode.window.showWarningMessage(
-          `CUDA Kernel Dev: setting cudaKernelDev.targets: ${err instanceof Error ? err.message : String(err)}`,
-        );
-        return undefined;
-      }
-      const targets = resolveTargets({
-        file: doc.uri.fsPath,
-        explicit: { archs: explicit, source: "setting" },
-        ...(folder ? { stopAt: folder } : {}),
-      });
-      const archs = targets.archs.map(formatArch);
-      const timeoutMs = Math.max(1, cfg.get<number>("nvcc.timeoutSeconds") ?? 120) * 1000;
-      const openText = (f: string): string | undefined =>
-        vscode.workspace.textDocuments.find((d) => d.uri.fsPath === f && !d.isDirty)?.getText();
-      const started = Date.now();
-      const results = await compileForArchs({
-        file: doc.uri.fsPath,
-        archs,
-        nvcc,
-        flags,
-        timeoutMs,
-        signal: ac.signal,
-        readText: (f) => openText(f) ?? readTextFile(f),
-      });
-      if (ac.signal.aborted) return undefined;
-      for (const r of results) {
-        const errors = r.diagnostics.filter((d) => d.severity === "error").length;
-        log.info(
-          `nvcc ${r.arch} ${vscode.workspace.asRelativePath(doc.uri)}: exit ${String(r.run.exitCode)}, ${errors} errors, ${r.kernels.length} kernels, ${(r.run.durationMs / 1000).toFixed(1)} s${r.run.timedOut ? " (timed out)" : ""}`,
-        );
-      }
-      const perFile = new Map<string, vscode.Diagnostic[]>();
-      for (const d of mergeDiagnostics(results)) {
-        const file = vscode.Uri.file(d.file).toString();
-        perFile.set(file, [...(perFile.get(file) ?? []), toDiagnostic(d)]);
-      }
-      for (const r of results.filter((x) => x.run.timedOut)) {
-        const d = new vscode.Diagnostic(
-          new vscode.Range(0, 0, 0, 0),
-          `${r.arch}: nvcc ran past ${timeoutMs / 1000} s and was stopped (setting cudaKernelDev.nvcc.timeoutSeconds)`,
-          vscode.DiagnosticSeverity.Warning,
-        );
-        d.source = "nvcc";
-        perFile.set(key, [...(perFile.get(key) ?? []), d]);
-      }
-      const spills = spillWarnings(doc.uri.fsPath, doc.getText(), results).map(toDiagnostic);
-      if (spills.length) perFile.set(key, [...(perFile.get(key) ?? []), ...spills]);
-      publish(key, perFile);
-      const out: CompileResults = { uri: doc.uri, version: doc.version, archs, results };
-      latest.set(key, out);
-      emitter.fire(out);
-      log.debug(`nvcc check of ${doc.uri.fsPath} took ${Date.now() - started} ms in all`);
-      return out;
-    } catch (err) {
-      if (err instanceof NvccNotFoundError) {
-        log.warn(err.message);
-        if (!warnedMissingNvcc) {
-          warnedMissingNvcc = true;
-          void vscode.window
-            .showWarningMessage(`CUDA Kernel Dev: ${err.message}`, "Open Settings")
-            .then((choice) => {
-              if (choice)
-                void vscode.commands.executeCommand(
-                  "workbench.action.openSettings",
-                  "cudaKernelDev.nvcc.path",
-                );
-            });
-        }
-        return undefined;
-      }
-      log.error(
-        `nvcc check of ${doc.uri.fsPath} failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      return undefined;
-    } finally {
-      if (running.get(key) === ac) running.delete(key);
+      this.collection.set(vscode.Uri.parse(file), [...mains.values()].flat());
     }
   }
 
-  const schedule = (doc: vscode.TextDocument): void => {
+  dispose(): void {
+    this.collection.dispose();
+  }
+}
+
+/** The diagnostics of one compile, per file (URI string): nvcc's and ptxas's, timeouts, spills. */
+function diagnosticsOf(
+  doc: vscode.TextDocument,
+  results: ArchCompile[],
+  timeoutMs: number,
+): Map<string, vscode.Diagnostic[]> {
+  const key = doc.uri.toString();
+  const perFile = new Map<string, vscode.Diagnostic[]>();
+  const add = (file: string, ds: vscode.Diagnostic[]): void => {
+    if (ds.length) perFile.set(file, [...(perFile.get(file) ?? []), ...ds]);
+  };
+  for (const d of mergeDiagnostics(results)) add(vscode.Uri.file(d.file).toString(), [toDiagnostic(d)]);
+  for (const r of results.filter((x) => x.run.timedOut)) {
+    const d = new vscode.Diagnostic(
+      new vscode.Range(0, 0, 0, 0),
+      `${r.arch}: nvcc ran past ${timeoutMs / 1000} s and was stopped (setting cudaKernelDev.nvcc.timeoutSeconds)`,
+      vscode.DiagnosticSeverity.Warning,
+    );
+    d.source = "nvcc";
+    add(key, [d]);
+  }
+  add(key, spillWarnings(doc.uri.fsPath, doc.getText(), results).map(toDiagnostic));
+  return perFile;
+}
+
+/** The nvcc check: compiles on save (debounced per file) or on demand, and publishes what nvcc said. */
+class NvccChecks implements CompileService, vscode.Disposable {
+  private readonly diagnostics = new DiagnosticsByFile();
+  private readonly emitter = new vscode.EventEmitter<CompileResults>();
+  readonly onDidCompile = this.emitter.event;
+  private readonly results = new Map<string, CompileResults>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Map<string, AbortController>();
+  private warnedMissingNvcc = false;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  latest(uri: vscode.Uri): CompileResults | undefined {
+    return this.results.get(uri.toString());
+  }
+
+  async compile(doc: vscode.TextDocument): Promise<CompileResults | undefined> {
     const key = doc.uri.toString();
-    clearTimeout(timers.get(key));
-    running.get(key)?.abort(); // a newer save wins over a compile still running
-    const delay =
-      vscode.workspace.getConfiguration("cudaKernelDev", doc.uri).get<number>("nvcc.debounceMs") ?? 300;
-    timers.set(
+    this.running.get(key)?.abort();
+    const ac = new AbortController();
+    this.running.set(key, ac);
+    try {
+      const prepared = await this.prepare(doc);
+      if (!prepared) return undefined;
+      const started = Date.now();
+      const results = await this.run(doc, prepared, ac.signal);
+      if (ac.signal.aborted) return undefined;
+      this.diagnostics.publish(key, diagnosticsOf(doc, results, prepared.timeoutMs));
+      const out: CompileResults = { uri: doc.uri, version: doc.version, archs: prepared.archs, results };
+      this.results.set(key, out);
+      this.emitter.fire(out);
+      this.log.debug(`nvcc check of ${doc.uri.fsPath} took ${Date.now() - started} ms in all`);
+      return out;
+    } catch (err) {
+      this.failed(doc, err);
+      return undefined;
+    } finally {
+      if (this.running.get(key) === ac) this.running.delete(key);
+    }
+  }
+
+  /** nvcc, the flags and the target architectures; undefined (after a warning) for a bad targets setting. */
+  private async prepare(doc: vscode.TextDocument): Promise<(NvccSetup & { archs: string[] }) | undefined> {
+    const setup = await nvccSetup(doc.uri);
+    try {
+      return { ...setup, archs: targetArchs(doc.uri) };
+    } catch (err) {
+      void vscode.window.showWarningMessage(
+        `CUDA Kernel Dev: setting cudaKernelDev.targets: ${errorMessage(err)}`,
+      );
+      return undefined;
+    }
+  }
+
+  private async run(
+    doc: vscode.TextDocument,
+    { nvcc, flags, timeoutMs, archs }: NvccSetup & { archs: string[] },
+    signal: AbortSignal,
+  ): Promise<ArchCompile[]> {
+    // Placing ranges reads each file: an open, saved editor's text is the disk's, without a read.
+    const openText = (f: string): string | undefined =>
+      vscode.workspace.textDocuments.find((d) => d.uri.fsPath === f && !d.isDirty)?.getText();
+    const results = await compileForArchs({
+      file: doc.uri.fsPath,
+      archs,
+      nvcc,
+      flags,
+      timeoutMs,
+      signal,
+      readText: (f) => openText(f) ?? readTextFile(f),
+    });
+    for (const r of results) {
+      const errors = r.diagnostics.filter((d) => d.severity === "error").length;
+      this.log.info(
+        `nvcc ${r.arch} ${vscode.workspace.asRelativePath(doc.uri)}: exit ${String(r.run.exitCode)}, ${errors} errors, ${r.kernels.length} kernels, ${(r.run.durationMs / 1000).toFixed(1)} s${r.run.timedOut ? " (timed out)" : ""}`,
+      );
+    }
+    return results;
+  }
+
+  /** A missing nvcc is said once per session (with the way to the setting); other failures go to the log. */
+  private failed(doc: vscode.TextDocument, err: unknown): void {
+    if (!(err instanceof NvccNotFoundError)) {
+      this.log.error(`nvcc check of ${doc.uri.fsPath} failed: ${errorMessage(err)}`);
+      return;
+    }
+    this.log.warn(err.message);
+    if (this.warnedMissingNvcc) return;
+    this.warnedMissingNvcc = true;
+    void vscode.window
+      .showWarningMessage(`CUDA Kernel Dev: ${err.message}`, "Open Settings")
+      .then((choice) => choice && openSettings("cudaKernelDev.nvcc.path"));
+  }
+
+  /** Compiles after the debounce; a newer save wins over a compile still running. */
+  schedule(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.running.get(key)?.abort();
+    this.timers.set(
       key,
       setTimeout(() => {
-        timers.delete(key);
-        void compile(doc);
-      }, delay),
+        this.timers.delete(key);
+        void this.compile(doc);
+      }, settings(doc.uri).nvcc.debounceMs),
     );
-  };
+  }
 
+  onSave(doc: vscode.TextDocument): void {
+    if (doc.languageId !== "cuda-cpp" || doc.uri.scheme !== "file" || !vscode.workspace.isTrusted) return;
+    if (settings(doc.uri).nvcc.checkOnSave) this.schedule(doc);
+  }
+
+  onClose(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.running.get(key)?.abort();
+  }
+
+  /** `cudaKernelDev.compileNow`: the active .cu file, saved, compiled without waiting. */
+  async compileNow(): Promise<void> {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc || doc.languageId !== "cuda-cpp") {
+      void vscode.window.showInformationMessage("CUDA Kernel Dev: open a .cu file to compile it.");
+      return;
+    }
+    if (!requireTrust("compiling runs nvcc")) return;
+    if (doc.isDirty) await doc.save();
+    await this.compile(doc);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const a of this.running.values()) a.abort();
+    this.diagnostics.dispose();
+    this.emitter.dispose();
+  }
+}
+
+export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): CompileService {
+  const checks = new NvccChecks(log);
   ctx.subscriptions.push(
-    vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (doc.languageId !== "cuda-cpp" || doc.uri.scheme !== "file" || !vscode.workspace.isTrusted) return;
-      if (!vscode.workspace.getConfiguration("cudaKernelDev", doc.uri).get<boolean>("nvcc.checkOnSave", true))
-        return;
-      schedule(doc);
-    }),
-    vscode.workspace.onDidCloseTextDocument((doc) => {
-      const key = doc.uri.toString();
-      clearTimeout(timers.get(key));
-      timers.delete(key);
-      running.get(key)?.abort();
-    }),
-    vscode.commands.registerCommand("cudaKernelDev.compileNow", async () => {
-      const doc = vscode.window.activeTextEditor?.document;
-      if (!doc || doc.languageId !== "cuda-cpp") {
-        void vscode.window.showInformationMessage("CUDA Kernel Dev: open a .cu file to compile it.");
-        return;
-      }
-      if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage(
-          "CUDA Kernel Dev: compiling runs nvcc; trust this workspace first.",
-        );
-        return;
-      }
-      if (doc.isDirty) await doc.save();
-      await compile(doc);
-    }),
-    { dispose: () => [...running.values()].forEach((a) => a.abort()) },
+    checks,
+    vscode.workspace.onDidSaveTextDocument((doc) => checks.onSave(doc)),
+    vscode.workspace.onDidCloseTextDocument((doc) => checks.onClose(doc)),
+    vscode.commands.registerCommand("cudaKernelDev.compileNow", () => checks.compileNow()),
   );
-
-  return { onDidCompile: emitter.event, latest: (uri) => latest.get(uri.toString()), compile };
+  return checks;
 }

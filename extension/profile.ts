@@ -1,200 +1,218 @@
-// "Profile" above every __global__ kernel, and `cudaKernelDev.profileKernel` behind it: build the
-// file's program with -lineinfo (when it has a main) or run the command the user gives, under ncu
-// for just that kernel (-k, -c) with the set and clock control from settings, in a cancellable
-// progress notification; keep the .ncu-rep (and its CSV pages) in .cuda-kernel-dev/profiles/, show
-// the panel and mark the hot lines.
+// `cudaKernelDev.profileKernel` (behind the "Profile" lens): build the file's program with -lineinfo
+// (when it has a main), run the kernel's @bench spec in the benchmark harness, or run the command
+// the user gives, under ncu for just that kernel (-k, -c) with the set and clock control from
+// settings, in a cancellable progress notification; keep the .ncu-rep (and its CSV pages) in
+// .cuda-kernel-dev/profiles/, show the panel and mark the hot lines.
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { scanKernels } from "../server/bench/kernelScan";
+import type { KernelInfo } from "../server/bench/kernelScan";
+import { NvccNotFoundError } from "../server/compiler/nvcc";
 import { BuildProgramError, buildProgram, hasMain } from "../server/profile/buildProgram";
-import { loadCsvs, exportReport } from "../server/profile/loadProfile";
-import { NcuError, ncuVersion, profile, type ClockControl, type NcuSet } from "../server/profile/ncuCli";
 import { splitCommandLine } from "../server/profile/commandLine";
+import { exportReport, loadCsvs } from "../server/profile/loadProfile";
+import { NcuError, ncuVersion, profile } from "../server/profile/ncuCli";
 import { profileWithBenchHarness } from "../server/profile/profileBench";
 import type { HotLines } from "./hotLines";
-import { errorText, ncuPath, views } from "./ncuReportEditor";
+import { kernelTarget, qualifiedName } from "./kernelRef";
+import { errorText, views } from "./ncuReportEditor";
 import { showProfilePanel } from "./profilePanel";
+import { openSettings, settings } from "./settings";
+import type { NcuSettings } from "./settingValues";
+import { requireTrust } from "./workspaceTrust";
 
 export const PROFILE_COMMAND = "cudaKernelDev.profileKernel";
 
-class ProfileLenses implements vscode.CodeLensProvider {
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    return scanKernels(doc.getText())
-      .filter((k) => k.hasBody)
-      .map(
-        (k) =>
-          new vscode.CodeLens(new vscode.Range(k.declLine, 0, k.declLine, 0), {
-            title: "Profile",
-            tooltip: `Profile ${k.name} with Nsight Compute`,
-            command: PROFILE_COMMAND,
-            arguments: [doc.uri.toString(), k.name],
-          }),
+/**
+ * What runs the kernel under ncu: a file with main() is its own harness ("program"); a kernel with
+ * an @bench spec runs in the benchmark harness ("bench", the runner under ncu); otherwise the
+ * command line the user gave.
+ */
+type Harness = { kind: "program" } | { kind: "bench" } | { kind: "command"; command: string[] };
+
+interface Job {
+  uri: vscode.Uri;
+  kernel: KernelInfo;
+  harness: Harness;
+  /** Where the program runs and the reports go under. */
+  folder: string;
+  ncu: NcuSettings;
+  signal: AbortSignal;
+}
+
+type Progress = vscode.Progress<{ message?: string }>;
+
+/** The profiling feature: one profile at a time. */
+class Profiler implements vscode.Disposable {
+  private running: AbortController | undefined;
+
+  constructor(
+    private readonly ctx: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly hot: HotLines,
+  ) {}
+
+  async run(arg: unknown): Promise<void> {
+    if (!requireTrust("profiling builds and runs code")) return;
+    if (this.running) {
+      void vscode.window.showInformationMessage("CUDA Kernel Dev: a profile is already running.");
+      return;
+    }
+    const target = await kernelTarget(arg);
+    if (!target) return;
+    const { doc, kernel } = target;
+    if (!kernel) {
+      void vscode.window.showErrorMessage(
+        target.wanted !== undefined
+          ? `CUDA Kernel Dev: no __global__ kernel '${target.wanted}' in ${vscode.workspace.asRelativePath(doc.uri)} to profile.`
+          : "CUDA Kernel Dev: no __global__ kernel at the cursor to profile.",
       );
+      return;
+    }
+    const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath ?? dirname(doc.uri.fsPath);
+    const harness = await this.harness(doc, kernel, folder);
+    if (!harness) return;
+    const abort = new AbortController();
+    this.running = abort;
+    const job: Job = { uri: doc.uri, kernel, harness, folder, ncu: settings().ncu, signal: abort.signal };
+    try {
+      await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Profiling ${kernel.name} (ncu --set ${job.ncu.set})`,
+          cancellable: true,
+        },
+        (progress, token) => {
+          token.onCancellationRequested(() => abort.abort());
+          return this.profile(job, progress);
+        },
+      );
+    } catch (e) {
+      if (!abort.signal.aborted) await this.failed(e);
+    } finally {
+      this.running = undefined;
+    }
   }
-}
 
-function settings(): { set: NcuSet; clockControl: ClockControl; nvcc: string; count: number; skip: number } {
-  const c = vscode.workspace.getConfiguration("cudaKernelDev");
-  return {
-    set: c.get<NcuSet>("ncu.set", "full"),
-    clockControl: c.get<ClockControl>("ncu.clockControl", "base"),
-    nvcc: c.get<string>("nvcc.path") || "nvcc",
-    count: c.get<number>("ncu.launchCount", 1),
-    skip: c.get<number>("ncu.skipLaunches", 0),
-  };
-}
-
-let running: AbortController | undefined;
-
-async function profileKernel(
-  ctx: vscode.ExtensionContext,
-  log: vscode.LogOutputChannel,
-  hot: HotLines,
-  uriArg: unknown,
-  kernelArg: unknown,
-): Promise<void> {
-  if (!vscode.workspace.isTrusted) {
-    void vscode.window.showErrorMessage(
-      "CUDA Kernel Dev: profiling builds and runs code; trust this workspace first.",
-    );
-    return;
-  }
-  if (running) {
-    void vscode.window.showInformationMessage("CUDA Kernel Dev: a profile is already running.");
-    return;
-  }
-  const editor = vscode.window.activeTextEditor;
-  const uri = typeof uriArg === "string" ? vscode.Uri.parse(uriArg) : editor?.document.uri;
-  if (!uri) return;
-  const text = (await vscode.workspace.openTextDocument(uri)).getText();
-  const line =
-    editor?.document.uri.toString() === uri.toString()
-      ? editor.selection.active.line
-      : Number.MAX_SAFE_INTEGER;
-  const kernel =
-    typeof kernelArg === "string"
-      ? kernelArg
-      : scanKernels(text)
-          .filter((k) => k.hasBody && k.declLine <= line)
-          .pop()?.name;
-  if (!kernel) {
-    void vscode.window.showErrorMessage("CUDA Kernel Dev: no __global__ kernel at the cursor to profile.");
-    return;
-  }
-  const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
-  const outDir = join(folder, ".cuda-kernel-dev", "profiles");
-  const s = settings();
-
-  // A file with main() is its own harness; a kernel with an @bench spec runs in the benchmark
-  // harness (the runner, under ncu); otherwise the user says what runs the kernel.
-  let command: string[] | undefined;
-  const viaBench =
-    !hasMain(text) && scanKernels(text).some((k) => k.hasBody && k.name === kernel && k.specLines.length > 0);
-  if (!hasMain(text) && !viaBench) {
-    const key = `profile.command:${uri.fsPath}`;
+  /** The harness for `kernel`; undefined when the user was asked for a command and gave none. */
+  private async harness(
+    doc: vscode.TextDocument,
+    kernel: KernelInfo,
+    folder: string,
+  ): Promise<Harness | undefined> {
+    if (hasMain(doc.getText())) return { kind: "program" };
+    if (kernel.specLines.length > 0) return { kind: "bench" };
+    const key = `profile.command:${doc.uri.fsPath}`;
     const line = await vscode.window.showInputBox({
-      title: `Profile ${kernel}`,
-      prompt: `${vscode.workspace.asRelativePath(uri)} has no main() and ${kernel} no @bench spec. Command line that launches ${kernel} (run in ${vscode.workspace.asRelativePath(folder)}):`,
-      value: ctx.workspaceState.get<string>(key, ""),
+      title: `Profile ${kernel.name}`,
+      prompt: `${vscode.workspace.asRelativePath(doc.uri)} has no main() and ${kernel.name} no @bench spec. Command line that launches ${kernel.name} (run in ${vscode.workspace.asRelativePath(folder)}):`,
+      value: this.ctx.workspaceState.get<string>(key, ""),
       placeHolder: "python bench.py --size 4096",
       ignoreFocusOut: true,
     });
-    if (!line) return;
-    await ctx.workspaceState.update(key, line);
-    command = splitCommandLine(line);
+    if (!line) return undefined;
+    await this.ctx.workspaceState.update(key, line);
+    return { kind: "command", command: splitCommandLine(line) };
   }
 
-  running = new AbortController();
-  const signal = running.signal;
-  try {
-    await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `Profiling ${kernel} (ncu --set ${s.set})`,
-        cancellable: true,
-      },
-      async (progress, token) => {
-        token.onCancellationRequested(() => running?.abort());
-        // ncu first: no point building a program nothing can profile.
-        await ncuVersion(ncuPath());
-        const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-        const report = join(outDir, `${kernel.replace(/\W+/g, "_")}-${s.set}-${stamp}`);
-        const onLine = (l: string): void => {
-          log.info(l);
-          const m = /^==PROF== Profiling "(.+?)" - (\d+): (.*)$/.exec(l);
-          if (m) progress.report({ message: `launch ${m[2]}: ${m[3]}` });
-        };
-        let rep: string;
-        if (viaBench) {
-          rep = await profileWithBenchHarness({
-            file: uri.fsPath,
-            kernel,
-            nvcc: s.nvcc,
-            ncu: ncuPath(),
-            set: s.set,
-            clockControl: s.clockControl,
-            count: s.count,
+  /** Profiles, exports the report's pages, marks the hot lines and shows the panel. */
+  private async profile(job: Job, progress: Progress): Promise<void> {
+    const { ncu } = job;
+    const outDir = join(job.folder, ".cuda-kernel-dev", "profiles");
+    // ncu first: no point building a program nothing can profile.
+    await ncuVersion(ncu.path);
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    const report = join(outDir, `${job.kernel.name.replace(/\W+/g, "_")}-${ncu.set}-${stamp}`);
+    const onLine = (l: string): void => {
+      this.log.info(l);
+      const m = /^==PROF== Profiling "(.+?)" - (\d+): (.*)$/.exec(l);
+      if (m) progress.report({ message: `launch ${m[2]}: ${m[3]}` });
+    };
+    const rep =
+      job.harness.kind === "bench"
+        ? await profileWithBenchHarness({
+            file: job.uri.fsPath,
+            kernel: qualifiedName(job.kernel),
+            nvcc: await settings(job.uri).nvccExecutable(),
+            ncu: ncu.path,
+            set: ncu.set,
+            clockControl: ncu.clockControl,
+            count: ncu.launchCount,
             report,
-            signal,
+            signal: job.signal,
             onLine,
             onProgress: (p) => progress.report({ message: p.stage }),
-          });
-        } else {
-          if (!command) {
-            progress.report({ message: "building with nvcc -lineinfo…" });
-            command = [await buildProgram(s.nvcc, uri.fsPath, outDir, undefined, signal)];
-          }
-          log.info(`ncu: profiling ${kernel} in ${command.join(" ")}`);
-          rep = await profile({
-            ncuPath: ncuPath(),
-            command,
-            report,
-            kernel,
-            count: s.count,
-            ...(s.skip > 0 ? { skip: s.skip } : {}),
-            set: s.set,
-            clockControl: s.clockControl,
-            cwd: folder,
-            signal,
-            onLine,
-          });
-        }
-        progress.report({ message: "exporting the report…" });
-        const loaded = await loadCsvs(await exportReport(ncuPath(), rep, outDir, signal));
-        const hotLines = loaded.source ? hot.set(loaded.source) : [];
-        showProfilePanel(ctx, log, `profile:${uri.fsPath}:${kernel}`, `Profile: ${kernel}`, {
-          type: "profile",
-          title: kernel,
-          file: vscode.workspace.asRelativePath(rep),
-          launches: views(loaded),
-          selected: 0,
-          hotLines,
-        });
-      },
-    );
-  } catch (e) {
-    if (signal.aborted) return;
-    log.error(errorText(e));
-    const settingsButton = e instanceof NcuError && e.code === "NOT_FOUND" ? ["Open Settings"] : [];
-    const nvccButton = e instanceof BuildProgramError && e.code === "NVCC_MISSING" ? ["Open Settings"] : [];
+          })
+        : await this.underNcu(job, await this.command(job, outDir, progress), report, onLine);
+    progress.report({ message: "exporting the report…" });
+    const loaded = await loadCsvs(await exportReport(ncu.path, rep, outDir, job.signal));
+    const hotLines = loaded.source ? this.hot.set(loaded.source) : [];
+    const name = job.kernel.name;
+    showProfilePanel(this.ctx, this.log, `profile:${job.uri.fsPath}:${name}`, `Profile: ${name}`, {
+      type: "profile",
+      title: name,
+      file: vscode.workspace.asRelativePath(rep),
+      launches: views(loaded),
+      selected: 0,
+      hotLines,
+    });
+  }
+
+  /** The command line that launches the kernel: the user's, or the file's program built with -lineinfo. */
+  private async command(job: Job, outDir: string, progress: Progress): Promise<string[]> {
+    if (job.harness.kind === "command") return job.harness.command;
+    progress.report({ message: "building with nvcc -lineinfo…" });
+    const nvcc = await settings(job.uri).nvccExecutable();
+    return [await buildProgram(nvcc, job.uri.fsPath, outDir, undefined, job.signal)];
+  }
+
+  /** `command` under ncu, profiling only the kernel's launches; resolves with the .ncu-rep path. */
+  private underNcu(
+    job: Job,
+    command: string[],
+    report: string,
+    onLine: (l: string) => void,
+  ): Promise<string> {
+    const { ncu } = job;
+    this.log.info(`ncu: profiling ${job.kernel.name} in ${command.join(" ")}`);
+    return profile({
+      ncuPath: ncu.path,
+      command,
+      report,
+      kernel: job.kernel.name,
+      count: ncu.launchCount,
+      ...(ncu.skipLaunches > 0 ? { skip: ncu.skipLaunches } : {}),
+      set: ncu.set,
+      clockControl: ncu.clockControl,
+      cwd: job.folder,
+      signal: job.signal,
+      onLine,
+    });
+  }
+
+  /** One message; a missing ncu or nvcc offers the settings. */
+  private async failed(e: unknown): Promise<void> {
+    this.log.error(errorText(e));
+    const missingTool =
+      (e instanceof NcuError && e.code === "NOT_FOUND") ||
+      (e instanceof BuildProgramError && e.code === "NVCC_MISSING") ||
+      e instanceof NvccNotFoundError;
+    const open = "Open Settings";
     const pick = await vscode.window.showErrorMessage(
       `CUDA Kernel Dev: ${errorText(e)}`,
-      ...settingsButton,
-      ...nvccButton,
+      ...(missingTool ? [open] : []),
     );
-    if (pick === "Open Settings")
-      await vscode.commands.executeCommand("workbench.action.openSettings", "cudaKernelDev");
-  } finally {
-    running = undefined;
+    if (pick === open) await openSettings();
+  }
+
+  dispose(): void {
+    this.running?.abort();
   }
 }
 
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, hot: HotLines): void {
+  const profiler = new Profiler(ctx, log, hot);
   ctx.subscriptions.push(
-    vscode.languages.registerCodeLensProvider({ language: "cuda-cpp" }, new ProfileLenses()),
-    vscode.commands.registerCommand(PROFILE_COMMAND, (u: unknown, k: unknown) =>
-      profileKernel(ctx, log, hot, u, k),
-    ),
-    { dispose: () => running?.abort() },
+    profiler,
+    vscode.commands.registerCommand(PROFILE_COMMAND, (ref: unknown) => profiler.run(ref)),
   );
 }

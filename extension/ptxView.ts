@@ -5,13 +5,13 @@
 import { basename } from "node:path";
 import * as vscode from "vscode";
 import { asmLinesFor, ptxLineMap, sassLineMap, toRuns, type AsmLineMap } from "../server/compiler/asmLines";
-import { projectFlags } from "../server/compiler/compileFile";
 import { asmOutput, AsmToolError, type AsmKind } from "../server/compiler/asmOutput";
-import { NvccNotFoundError, resolveNvcc } from "../server/compiler/nvcc";
+import { NvccNotFoundError } from "../server/compiler/nvcc";
 import { findKernelLine } from "../server/compiler/nvccPlacement";
 import { kernelDisplayName } from "../server/compiler/demangle";
-import { formatArch, parseArchList } from "../server/lint/arch";
-import { resolveTargets } from "../server/lint/targets";
+import { errorMessage } from "../server/util/errorMessage";
+import { nvccSetup, targetArchs } from "./settings";
+import { requireTrust } from "./workspaceTrust";
 
 const SCHEME = "cuda-kernel-dev-asm";
 type Kind = AsmKind;
@@ -36,55 +36,127 @@ function kernelAtCursor(map: AsmLineMap, sourceText: string, line: number): stri
 }
 
 async function generate(kind: Kind, doc: vscode.TextDocument, arch: string): Promise<string> {
-  const cfg = vscode.workspace.getConfiguration("cudaKernelDev", doc.uri);
-  const nvcc = await resolveNvcc(cfg.get<string>("nvcc.path"));
-  const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath;
-  const flags = projectFlags(
-    doc.uri.fsPath,
-    {
-      includePaths: cfg.get<string[]>("nvcc.includePaths") ?? [],
-      extraArgs: cfg.get<string[]>("nvcc.extraArgs") ?? [],
-    },
-    folder,
-  );
-  const timeoutMs = Math.max(1, cfg.get<number>("nvcc.timeoutSeconds") ?? 120) * 1000;
+  const { nvcc, flags, timeoutMs } = await nvccSetup(doc.uri);
   return (await asmOutput({ kind, file: doc.uri.fsPath, arch, nvcc, flags, timeoutMs })).text;
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const views = new Map<string, AsmView>();
-  const changed = new vscode.EventEmitter<vscode.Uri>();
-  const highlight = vscode.window.createTextEditorDecorationType({
+const lineMap = (kind: Kind, text: string): AsmLineMap =>
+  kind === "ptx" ? ptxLineMap(text) : sassLineMap(text);
+
+/** The architecture to show: the only target, or the one picked (newest first). */
+async function pickArch(doc: vscode.TextDocument): Promise<string | undefined> {
+  const archs = targetArchs(doc.uri);
+  if (archs.length === 1) return archs[0];
+  return vscode.window.showQuickPick([...archs].reverse(), { title: "Architecture to show" });
+}
+
+/** The open PTX/SASS views: their text (a content provider), their line maps and highlights. */
+class AsmViews implements vscode.Disposable {
+  private readonly views = new Map<string, AsmView>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly highlight = vscode.window.createTextEditorDecorationType({
     backgroundColor: new vscode.ThemeColor("editor.rangeHighlightBackground"),
     isWholeLine: true,
     overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.findMatchForeground"),
     overviewRulerLane: vscode.OverviewRulerLane.Center,
   });
-  ctx.subscriptions.push(changed, highlight);
-  ctx.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
-      onDidChange: changed.event,
-      provideTextDocumentContent: (uri) => views.get(uri.toString())?.text ?? "(closed: run Show PTX again)",
-    }),
-  );
+  /** The content provider and the editor events the views follow. */
+  private readonly subscriptions: vscode.Disposable[];
 
-  const pickArch = async (doc: vscode.TextDocument): Promise<string | undefined> => {
-    const cfg = vscode.workspace.getConfiguration("cudaKernelDev", doc.uri);
-    const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath;
-    const targets = resolveTargets({
-      file: doc.uri.fsPath,
-      explicit: { archs: parseArchList(cfg.get<string[]>("targets") ?? []), source: "setting" },
-      ...(folder ? { stopAt: folder } : {}),
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    this.subscriptions = [
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+        onDidChange: this.changed.event,
+        provideTextDocumentContent: (uri) =>
+          this.views.get(uri.toString())?.text ?? "(closed: run Show PTX again)",
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => this.sync(e.textEditor)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d.uri.scheme === SCHEME) this.views.delete(d.uri.toString());
+      }),
+      vscode.workspace.onDidSaveTextDocument((d) => this.refresh(d)),
+    ];
+  }
+
+  /** Show PTX / Show SASS for the kernel at the cursor. */
+  async show(kind: Kind): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.languageId !== "cuda-cpp" || editor.document.uri.scheme !== "file") {
+      void vscode.window.showInformationMessage(
+        `CUDA Kernel Dev: put the cursor in a kernel of a saved .cu file to see its ${kind.toUpperCase()}.`,
+      );
+      return;
+    }
+    if (!requireTrust("this runs nvcc")) return;
+    const doc = editor.document;
+    if (doc.isDirty) await doc.save();
+    const arch = await pickArch(doc);
+    if (!arch) return;
+    const text = await this.compile(kind, doc, arch);
+    if (text === undefined) return;
+    const view = this.add(kind, doc, arch, text);
+    const asmEditor = await this.open(view);
+    this.reveal(view, asmEditor, editor);
+    this.sync(editor);
+  }
+
+  /** The output, or undefined after a message when nvcc or the tool failed in a way the user can act on. */
+  private async compile(kind: Kind, doc: vscode.TextDocument, arch: string): Promise<string | undefined> {
+    try {
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `nvcc: ${kind.toUpperCase()} for ${arch}` },
+        () => generate(kind, doc, arch),
+      );
+    } catch (err) {
+      if (err instanceof AsmToolError || err instanceof NvccNotFoundError) {
+        void vscode.window.showErrorMessage(`CUDA Kernel Dev: ${err.message}`);
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
+  private add(kind: Kind, doc: vscode.TextDocument, arch: string, text: string): AsmView {
+    const uri = vscode.Uri.from({
+      scheme: SCHEME,
+      path: `/${basename(doc.uri.fsPath)}.${arch}.${kind === "ptx" ? "ptx" : "cuasm"}`,
+      query: doc.uri.toString(),
     });
-    const archs = targets.archs.map(formatArch);
-    if (archs.length === 1) return archs[0];
-    return vscode.window.showQuickPick([...archs].reverse(), { title: "Architecture to show" });
-  };
+    const view: AsmView = { uri, source: doc.uri, kind, arch, text, map: lineMap(kind, text) };
+    this.views.set(uri.toString(), view);
+    this.changed.fire(uri);
+    return view;
+  }
+
+  private async open(view: AsmView): Promise<vscode.TextEditor> {
+    const asmDoc = await vscode.workspace.openTextDocument(view.uri);
+    await vscode.languages.setTextDocumentLanguage(asmDoc, view.kind === "ptx" ? "ptx" : "cuda-sass");
+    return vscode.window.showTextDocument(asmDoc, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: true,
+      preview: false,
+    });
+  }
+
+  /** Scrolls the view to the kernel the cursor is in. */
+  private reveal(view: AsmView, asmEditor: vscode.TextEditor, editor: vscode.TextEditor): void {
+    const symbol = kernelAtCursor(view.map, editor.document.getText(), editor.selection.active.line);
+    const range = symbol ? view.map.functions.get(symbol) : undefined;
+    if (range)
+      asmEditor.revealRange(
+        new vscode.Range(range.start, 0, range.start, 0),
+        vscode.TextEditorRevealType.AtTop,
+      );
+    this.log.info(
+      `${view.kind} for ${vscode.workspace.asRelativePath(view.source)} (${view.arch}): ${view.map.functions.size} functions${symbol ? `, at ${kernelDisplayName(symbol)}` : ""}`,
+    );
+  }
 
   /** Highlights, in each open view of `source`, the lines that came from the cursor's line. */
-  const sync = (editor: vscode.TextEditor): void => {
+  private sync(editor: vscode.TextEditor): void {
+    if (editor.document.languageId !== "cuda-cpp" || this.views.size === 0) return;
     const line = editor.selection.active.line + 1;
-    for (const view of views.values()) {
+    for (const view of this.views.values()) {
       if (view.source.toString() !== editor.document.uri.toString()) continue;
       const asmEditor = vscode.window.visibleTextEditors.find(
         (e) => e.document.uri.toString() === view.uri.toString(),
@@ -92,7 +164,7 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
       if (!asmEditor) continue;
       const runs = toRuns(asmLinesFor(view.map, editor.document.uri.fsPath, line));
       asmEditor.setDecorations(
-        highlight,
+        this.highlight,
         runs.map(([a, b]) => new vscode.Range(a, 0, b, 0)),
       );
       const first = runs[0];
@@ -102,85 +174,31 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
           vscode.TextEditorRevealType.InCenterIfOutsideViewport,
         );
     }
-  };
+  }
 
-  const show = async (kind: Kind): Promise<void> => {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== "cuda-cpp" || editor.document.uri.scheme !== "file") {
-      void vscode.window.showInformationMessage(
-        `CUDA Kernel Dev: put the cursor in a kernel of a saved .cu file to see its ${kind.toUpperCase()}.`,
-      );
-      return;
-    }
-    if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage("CUDA Kernel Dev: this runs nvcc; trust this workspace first.");
-      return;
-    }
-    const doc = editor.document;
-    if (doc.isDirty) await doc.save();
-    const arch = await pickArch(doc);
-    if (!arch) return;
-    let text: string;
-    try {
-      text = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: `nvcc: ${kind.toUpperCase()} for ${arch}` },
-        () => generate(kind, doc, arch),
-      );
-    } catch (err) {
-      if (err instanceof AsmToolError || err instanceof NvccNotFoundError) {
-        void vscode.window.showErrorMessage(`CUDA Kernel Dev: ${err.message}`);
-        return;
+  /** Regenerates the open views of a saved source, so the highlight keeps matching. */
+  private async refresh(saved: vscode.TextDocument): Promise<void> {
+    for (const view of [...this.views.values()].filter((v) => v.source.toString() === saved.uri.toString())) {
+      try {
+        view.text = await generate(view.kind, saved, view.arch);
+        view.map = lineMap(view.kind, view.text);
+        this.changed.fire(view.uri);
+      } catch (err) {
+        this.log.warn(`${view.kind} refresh failed: ${errorMessage(err)}`);
       }
-      throw err;
     }
-    const map = kind === "ptx" ? ptxLineMap(text) : sassLineMap(text);
-    const uri = vscode.Uri.from({
-      scheme: SCHEME,
-      path: `/${basename(doc.uri.fsPath)}.${arch}.${kind === "ptx" ? "ptx" : "cuasm"}`,
-      query: doc.uri.toString(),
-    });
-    views.set(uri.toString(), { uri, source: doc.uri, kind, arch, text, map });
-    changed.fire(uri);
-    const asmDoc = await vscode.workspace.openTextDocument(uri);
-    await vscode.languages.setTextDocumentLanguage(asmDoc, kind === "ptx" ? "ptx" : "cuda-sass");
-    const asmEditor = await vscode.window.showTextDocument(asmDoc, {
-      viewColumn: vscode.ViewColumn.Beside,
-      preserveFocus: true,
-      preview: false,
-    });
-    const symbol = kernelAtCursor(map, doc.getText(), editor.selection.active.line);
-    const range = symbol ? map.functions.get(symbol) : undefined;
-    if (range)
-      asmEditor.revealRange(
-        new vscode.Range(range.start, 0, range.start, 0),
-        vscode.TextEditorRevealType.AtTop,
-      );
-    log.info(
-      `${kind} for ${vscode.workspace.asRelativePath(doc.uri)} (${arch}): ${map.functions.size} functions${symbol ? `, at ${kernelDisplayName(symbol)}` : ""}`,
-    );
-    sync(editor);
-  };
+  }
 
+  dispose(): void {
+    for (const d of [...this.subscriptions, this.changed, this.highlight]) d.dispose();
+  }
+}
+
+export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const views = new AsmViews(log);
   ctx.subscriptions.push(
-    vscode.commands.registerCommand("cudaKernelDev.showPtx", () => show("ptx")),
-    vscode.commands.registerCommand("cudaKernelDev.showSass", () => show("sass")),
-    vscode.window.onDidChangeTextEditorSelection((e) => {
-      if (e.textEditor.document.languageId === "cuda-cpp" && views.size) sync(e.textEditor);
-    }),
-    vscode.workspace.onDidCloseTextDocument((d) => {
-      if (d.uri.scheme === SCHEME) views.delete(d.uri.toString());
-    }),
-    vscode.workspace.onDidSaveTextDocument(async (d) => {
-      // Regenerate open views of a saved source, so the highlight keeps matching.
-      for (const view of [...views.values()].filter((v) => v.source.toString() === d.uri.toString())) {
-        try {
-          view.text = await generate(view.kind, d, view.arch);
-          view.map = view.kind === "ptx" ? ptxLineMap(view.text) : sassLineMap(view.text);
-          changed.fire(view.uri);
-        } catch (err) {
-          log.warn(`${view.kind} refresh failed: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-    }),
+    views,
+    vscode.commands.registerCommand("cudaKernelDev.showPtx", () => views.show("ptx")),
+    vscode.commands.registerCommand("cudaKernelDev.showSass", () => views.show("sass")),
   );
 }

@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { findKernelLine } from "../server/compiler/nvccPlacement";
 import { formatResources, type KernelResources } from "../server/compiler/ptxasResources";
 import type { CompileService } from "./nvccDiagnostics";
+import { settings } from "./settings";
 
 /** What the occupancy panel command receives from a lens. */
 export interface OccupancyTarget {
@@ -30,10 +31,7 @@ export function activate(ctx: vscode.ExtensionContext, compiles: CompileService)
   const provider: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: changed.event,
     provideCodeLenses(doc) {
-      if (
-        !vscode.workspace.getConfiguration("cudaKernelDev", doc.uri).get<boolean>("resources.codeLens", true)
-      )
-        return [];
+      if (!settings(doc.uri).resourcesCodeLens) return [];
       const text = doc.getText();
       const compiled = compiles.latest(doc.uri);
       const lenses: vscode.CodeLens[] = [];

@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import { type KernelInfo, scanKernels } from "../server/bench/kernelScan";
 import { findKernel } from "../server/bench/runBench";
 import { draftSpec } from "../server/bench/specDraft";
+import { isKernelRef } from "./kernelRef";
 
 export const WRITE_SPEC_COMMAND = "cudaKernelDev.writeBenchSpec";
 
@@ -39,12 +40,10 @@ class SpecActions implements vscode.CodeActionProvider {
   }
 }
 
-async function writeSpec(uriArg: unknown, kernelArg: unknown): Promise<void> {
-  const uri =
-    typeof uriArg === "string" ? vscode.Uri.parse(uriArg) : vscode.window.activeTextEditor?.document.uri;
-  if (!uri || typeof kernelArg !== "string") return;
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const k = findKernel(scanKernels(doc.getText()), kernelArg);
+async function writeSpec(arg: unknown): Promise<void> {
+  if (!isKernelRef(arg)) return;
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(arg.uri));
+  const k = findKernel(scanKernels(doc.getText()), arg.kernel);
   if (!k) return;
   if (k.specLines.length > 0) {
     void vscode.window.showInformationMessage(`CUDA Kernel Dev: ${k.name} already has a @bench spec.`);
