@@ -4,65 +4,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { BenchmarkRequest } from "../../../native/runner/protocol";
-import {
-  RunnerClient,
-  RunnerRequestError,
-  type RunnerClientOptions,
-} from "../../../native/runner/runnerClient";
+import { RunnerClient, type RunnerClientOptions } from "../../../native/runner/runnerClient";
+import { addLaunchObserver, LaunchError, type LaunchEvent } from "../../../server/process/launch";
+import { alive, bench, rejection, waitGone } from "./clientHelpers";
 
 const fakeRunner = join(__dirname, "fakeRunner.ts");
+const fakeNcu = join(__dirname, "fakeNcu.ts");
 
 function client(options: RunnerClientOptions = {}): RunnerClient {
   return new RunnerClient({ runnerPath: fakeRunner, killGraceMs: 500, ...options });
-}
-
-function bench(mode: string, ticks = 1, tickMs = 10): BenchmarkRequest {
-  return {
-    cubinPath: "/nonexistent.cubin",
-    device: 0,
-    kernel: {
-      symbol: mode,
-      displayName: mode,
-      grid: [1, 1, 1],
-      block: [1, 1, 1],
-      dynamicSmemBytes: 0,
-      args: [],
-    },
-    timing: {
-      warmupRuns: 0,
-      minSamples: ticks,
-      maxSamples: ticks,
-      targetRsdPct: 0.5,
-      budgetMs: tickMs,
-      flushL2: false,
-    },
-  };
-}
-
-async function rejection(p: Promise<unknown>): Promise<RunnerRequestError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof RunnerRequestError, `expected a RunnerRequestError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail("expected the request to fail");
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls until the process is gone (the client resolves requests before the kill completes). */
-async function waitGone(pid: number): Promise<void> {
-  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(alive(pid), false, `process ${pid} is still running`);
 }
 
 /** Also starts the runner: with a generous timeout, as starting tsx under load takes a while. */
@@ -70,7 +20,7 @@ async function pidOf(c: RunnerClient): Promise<number> {
   return (await c.request("hello", {}, { timeoutSeconds: 60 })).pid;
 }
 
-describe("runner client", () => {
+describe("runner client: one long-lived runner", () => {
   it("answers requests from one long-lived process", async () => {
     const c = client();
     try {
@@ -84,6 +34,16 @@ describe("runner client", () => {
     }
   });
 
+  it("says where it looked when the runner script is missing", async () => {
+    const c = client({ runnerPath: "/nonexistent/runner.js" });
+    const err = await rejection(c.request("hello", {}));
+    assert.equal(err.code, "NO_RUNNER");
+    assert.match(err.message, /\/nonexistent\/runner\.js/);
+    await c.dispose();
+  });
+});
+
+describe("runner client: timeouts", () => {
   it("kills a request that makes no progress within the timeout and starts fresh for the next", async () => {
     const c = client({ timeoutSeconds: 0.5 });
     try {
@@ -127,7 +87,9 @@ describe("runner client", () => {
       await c.dispose();
     }
   });
+});
 
+describe("runner client: sticky errors and crashes", () => {
   it("replaces the runner after a sticky CUDA error, without counting it as a crash", async () => {
     const c = client({ maxRestarts: 1 });
     try {
@@ -168,7 +130,9 @@ describe("runner client", () => {
       await c.dispose();
     }
   });
+});
 
+describe("runner client: cancel and dispose", () => {
   it("cancels a running request by killing its runner; the next request gets a new one", async () => {
     const c = client();
     try {
@@ -209,12 +173,84 @@ describe("runner client", () => {
     assert.equal(alive(pid), false);
     assert.equal((await rejection(c.request("hello", {}))).code, "CANCELLED");
   });
+});
 
-  it("says where it looked when the runner script is missing", async () => {
-    const c = client({ runnerPath: "/nonexistent/runner.js" });
-    const err = await rejection(c.request("hello", {}));
-    assert.equal(err.code, "NO_RUNNER");
-    assert.match(err.message, /\/nonexistent\/runner\.js/);
-    await c.dispose();
+describe("runner client: under a wrapper, one-shot", () => {
+  const underNcu = (options: RunnerClientOptions = {}) =>
+    client({
+      wrapper: {
+        command: process.execPath,
+        args: ["--import", "tsx", fakeNcu, "-o", "/tmp/ckd-report", "-c", "1"],
+        tool: "ncu",
+      },
+      oneShot: true,
+      timeoutSeconds: 60,
+      ...options,
+    });
+
+  it("runs `ncu <args> node runner` and settles each request once its process has exited", async () => {
+    const lines: string[] = [];
+    const launches: LaunchEvent[] = [];
+    const stop = addLaunchObserver((e) => launches.push(e));
+    // maxRestarts 0: had the one-shot exits counted as crashes, the second request would be STOPPED.
+    const c = underNcu({ maxRestarts: 0, log: (l) => lines.push(l) });
+    try {
+      const r = await c.request("benchmark", bench("answer"));
+      assert.equal(r.device, "fake GPU");
+      // ncu's last line comes after the runner exited: the answer waited for it.
+      assert.equal(lines.at(-1), "==PROF== Report: /tmp/ckd-report.ncu-rep");
+      assert.match(lines[0]!, /^==PROF== Connected/);
+      const first = await pidOf(c);
+      const second = await pidOf(c);
+      assert.notEqual(first, second);
+      await waitGone(first);
+      assert.equal(c.status().state, "not-started");
+    } finally {
+      stop();
+      await c.dispose();
+    }
+    assert.equal(launches[0]?.tool, "ncu");
+    assert.deepEqual(launches[0]?.args.slice(-4), [process.execPath, "--import", "tsx", fakeRunner]);
+  });
+
+  it("reports a runner that died under the wrapper as CRASHED, with the wrapper's exit code", async () => {
+    const c = underNcu();
+    try {
+      const err = await rejection(c.request("benchmark", bench("crash")));
+      assert.equal(err.code, "CRASHED");
+      assert.equal(err.exitCode, 7);
+      assert.equal(err.kernel, "crash");
+      assert.match(err.message, /^ncu exited with code 7: .*boom: fake runner crashing in a benchmark/);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("gives the launcher's NOT_FOUND as the cause when the wrapper cannot start", async () => {
+    const c = client({
+      wrapper: { command: "/nonexistent/ncu", args: [], tool: "ncu", setting: "cudaKernelDev.ncu.path" },
+      oneShot: true,
+    });
+    try {
+      const err = await rejection(c.request("benchmark", bench("answer"), { timeoutSeconds: 60 }));
+      assert.equal(err.code, "CRASHED");
+      assert.ok(err.cause instanceof LaunchError, String(err.cause));
+      assert.equal(err.cause.code, "NOT_FOUND");
+      assert.match(err.cause.message, /cudaKernelDev\.ncu\.path/);
+    } finally {
+      await c.dispose();
+    }
+  });
+
+  it("kills a one-shot runner whose request is cancelled", async () => {
+    const c = underNcu();
+    try {
+      const ac = new AbortController();
+      const running = rejection(c.request("benchmark", bench("hang"), { signal: ac.signal }));
+      setTimeout(() => ac.abort(), 100);
+      assert.equal((await running).code, "CANCELLED");
+    } finally {
+      await c.dispose();
+    }
   });
 });
