@@ -1,12 +1,6 @@
 // The results of one benchmark run: what `cuda-kernel-dev bench --json` prints, what the results
 // panel renders, and what a history line summarises. Versioned, since files of it are kept.
-import type {
-  DeviceAttributes,
-  OutputCheck,
-  RunnerError,
-  SampleStats,
-  TimingOptions,
-} from "../../native/runner/protocol";
+import type { DeviceAttributes, OutputCheck, RunnerError, SampleStats } from "../../native/runner/protocol";
 
 export const RESULTS_SCHEMA = 1;
 
@@ -68,7 +62,14 @@ export interface BenchRunResults {
   baseline?: string;
   env: EnvironmentInfo;
   compile: CompileInfo;
-  timing: TimingOptions;
+  timing: {
+    warmupRuns: number;
+    minSamples: number;
+    maxSamples: number;
+    targetRsdPct: number;
+    budgetMs: number;
+    flushL2: boolean;
+  };
   points: PointResult[];
   /** False when any size failed or an output check did not pass. */
   ok: boolean;
