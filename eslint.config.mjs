@@ -2,6 +2,16 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+const noVscode = { name: "vscode", message: "vscode is imported only under extension/." };
+// The CUDA addon is loaded only by the runner process (native/runner/runner.ts, through the loader
+// native/runner/addon.ts); everything else talks to it through RunnerClient.
+const addonMessage =
+  "the CUDA addon is loaded only by the runner process (native/runner/runner.ts through native/runner/addon.ts); use RunnerClient";
+const noAddonNode = { regex: "\\.node$", message: addonMessage };
+/** native/addon(.d.ts) and the loader native/runner/addon, from anywhere or relative within native/. */
+const noAddon = { regex: "(^|/)native/(runner/)?addon$|^\\.\\.?/addon$", message: addonMessage };
+const noAddonLoader = { regex: "(^|/)native/runner/addon$|^\\./addon$", message: addonMessage };
+
 export default tseslint.config(
   {
     ignores: [
@@ -32,11 +42,25 @@ export default tseslint.config(
   {
     files: ["server/**/*.ts", "native/**/*.ts", "webview/**/*.ts"],
     rules: {
-      "no-restricted-imports": [
-        "error",
-        { paths: [{ name: "vscode", message: "vscode is imported only under extension/." }] },
-      ],
+      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [noAddonNode, noAddon] }],
     },
+  },
+  {
+    files: ["extension/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noAddonNode, noAddon] }] },
+  },
+  // The runner process's own modules may use the addon's types (native/addon.d.ts); only runner.ts
+  // loads it, through the loader.
+  {
+    files: ["native/runner/*.ts"],
+    ignores: ["native/runner/runnerClient.ts", "native/runner/runnerProcess.ts", "native/runner/protocol.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [noVscode], patterns: [noAddonNode, noAddonLoader] }],
+    },
+  },
+  {
+    files: ["native/runner/runner.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [noVscode], patterns: [noAddonNode] }] },
   },
   {
     files: ["test/**/*.ts"],

@@ -2,6 +2,7 @@
 // through native/runner/addon.ts, which checks arguments before they get here.
 // Every function throws an Error carrying `code` ("CUDA_ERROR_*" or one of AddonErrorCode), `call`
 // (the driver entry point) and, for launches and function queries, `kernel`.
+import type { DeviceAttributes, FunctionInfo } from "./runner/protocol";
 
 declare const moduleBrand: unique symbol;
 declare const functionBrand: unique symbol;
@@ -30,38 +31,20 @@ export interface DriverStatus {
   driverVersion?: number;
 }
 
-export interface RawDeviceAttributes {
-  name: string;
-  totalMemoryBytes: number;
+/**
+ * What deviceAttributes() reads from the driver: the protocol's DeviceAttributes as the driver gives
+ * them, the compute capability as two numbers, before the runner adds the ordinal and the peak bandwidth.
+ */
+export type RawDeviceAttributes = Omit<
+  DeviceAttributes,
+  "ordinal" | "computeCapability" | "peakDramBandwidthGBs"
+> & {
   ccMajor: number;
   ccMinor: number;
-  smCount: number;
-  /** 0 where the driver no longer reports it. */
-  memoryClockKHz: number;
-  memoryBusWidthBits: number;
-  l2CacheBytes: number;
-  sharedMemPerBlockBytes: number;
-  sharedMemPerBlockOptinBytes: number;
-  sharedMemPerSMBytes: number;
-  reservedSharedMemPerBlockBytes: number;
-  regsPerBlock: number;
-  regsPerSM: number;
-  maxThreadsPerBlock: number;
-  maxThreadsPerSM: number;
-  maxBlocksPerSM: number;
-  warpSize: number;
-  /** 0 where the driver no longer reports it. */
-  clockRateKHz: number;
-}
+};
 
-export interface FunctionAttributes {
-  numRegs: number;
-  sharedSizeBytes: number;
-  constSizeBytes: number;
-  localSizeBytes: number;
-  maxThreadsPerBlock: number;
-  maxDynamicSharedSizeBytes: number;
-}
+/** The kernel's attributes from cuFuncGetAttribute: the protocol's FunctionInfo without its name. */
+export type FunctionAttributes = Omit<FunctionInfo, "name">;
 
 export interface LaunchOptions {
   fn: FunctionHandle;

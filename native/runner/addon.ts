@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { errorMessage } from "../../server/util/errorMessage";
 import type { CudaAddon } from "../addon";
 
 export const ADDON_ENV = "CUDA_KERNEL_DEV_ADDON";
@@ -38,7 +39,7 @@ export function loadAddon(): CudaAddon {
       cached = mod;
       return mod;
     } catch (err) {
-      tried.push(`${path} (${err instanceof Error ? err.message : String(err)})`);
+      tried.push(`${path} (${errorMessage(err)})`);
     }
   }
   throw new AddonLoadError(

@@ -78,13 +78,18 @@ function withKernel<T>(kernel: string, f: () => T): T {
   }
 }
 
-export function deviceAttributes(cuda: CudaAddon, state: RunnerState, device: number): RawDeviceAttributes {
-  let attrs = state.devices.get(device);
-  if (!attrs) {
-    attrs = cuda.deviceAttributes(device);
-    state.devices.set(device, attrs);
+/** The map's value for key, made on first use and kept. */
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
   }
-  return attrs;
+  return value;
+}
+
+export function deviceAttributes(cuda: CudaAddon, state: RunnerState, device: number): RawDeviceAttributes {
+  return cached(state.devices, device, () => cuda.deviceAttributes(device));
 }
 
 function getFunction(
@@ -140,8 +145,7 @@ function prepare(
       // Seeded, so equal specs give equal bytes: the baseline reuses the kernel's (generation of a
       // large randn input costs more host time than the whole measurement of a small kernel).
       const key = JSON.stringify([a.dtype, a.count, a.init, position]);
-      let data = inputs.get(key);
-      if (!data) inputs.set(key, (data = initialBytes(a, position + 1)));
+      const data = cached(inputs, key, () => initialBytes(a, position + 1));
       cuda.memcpyHtoD(ptr, data);
     }
     args.push(packPointer(ptr));
@@ -194,14 +198,11 @@ function compare(
 }
 
 function flushBuffer(cuda: CudaAddon, state: RunnerState, device: number, l2Bytes: number) {
-  let f = state.flush.get(device);
-  if (!f) {
+  return cached(state.flush, device, () => {
     // At least twice the L2 so nothing of the previous sample survives; 32 MiB if L2 is unknown.
     const bytes = Math.max(2 * l2Bytes, 32 * 1024 * 1024);
-    f = { ptr: cuda.memAlloc(bytes), bytes };
-    state.flush.set(device, f);
-  }
-  return f;
+    return { ptr: cuda.memAlloc(bytes), bytes };
+  });
 }
 
 function measure(

@@ -134,58 +134,69 @@ function clampInt(v: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, Math.round(v)));
 }
 
+/** A dtype's elements in memory: written from numbers and read back as numbers. */
+interface Codec {
+  encode(values: Float64Array, buf: ArrayBuffer): void;
+  decode(buf: ArrayBuffer, out: Float64Array): void;
+}
+
+type NumberArray =
+  Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Int8Array | Uint8Array;
+
+/** Elements that are JS numbers; without conversions the typed array's own (bulk) set() converts. */
+function numbers(
+  view: (buf: ArrayBuffer) => NumberArray,
+  store?: (v: number) => number,
+  load?: (e: number) => number,
+): Codec {
+  return {
+    encode(values, buf) {
+      const a = view(buf);
+      if (!store) return a.set(values);
+      for (let i = 0; i < values.length; i++) a[i] = store(values[i]!);
+    },
+    decode(buf, out) {
+      const a = view(buf);
+      if (!load) return out.set(a);
+      for (let i = 0; i < out.length; i++) out[i] = load(a[i]!);
+    },
+  };
+}
+
+/** 64-bit integer elements (BigInt in JS), saturated to the integers a double holds exactly. */
+function bigints(view: (buf: ArrayBuffer) => BigInt64Array | BigUint64Array, lo: number): Codec {
+  return {
+    encode(values, buf) {
+      const a = view(buf);
+      for (let i = 0; i < values.length; i++)
+        a[i] = BigInt(clampInt(values[i]!, lo, Number.MAX_SAFE_INTEGER));
+    },
+    decode(buf, out) {
+      const a = view(buf);
+      for (let i = 0; i < out.length; i++) out[i] = Number(a[i]!);
+    },
+  };
+}
+
+const clampTo = (lo: number, hi: number) => (v: number) => clampInt(v, lo, hi);
+
+const CODECS: Record<DType, Codec> = {
+  f64: numbers((b) => new Float64Array(b)),
+  f32: numbers((b) => new Float32Array(b)),
+  f16: numbers((b) => new Uint16Array(b), toHalfBits, fromHalfBits),
+  bf16: numbers((b) => new Uint16Array(b), toBf16Bits, fromBf16Bits),
+  i32: numbers((b) => new Int32Array(b), clampTo(-2147483648, 2147483647)),
+  u32: numbers((b) => new Uint32Array(b), clampTo(0, 4294967295)),
+  i8: numbers((b) => new Int8Array(b), clampTo(-128, 127)),
+  u8: numbers((b) => new Uint8Array(b), clampTo(0, 255)),
+  i64: bigints((b) => new BigInt64Array(b), Number.MIN_SAFE_INTEGER),
+  u64: bigints((b) => new BigUint64Array(b), 0),
+};
+
 /** Encodes values as the dtype's little-endian bytes (integers are rounded and saturated). */
 export function encode(dtype: DType, values: Float64Array): Uint8Array {
-  const n = values.length;
-  const bytes = new Uint8Array(n * DTYPE_BYTES[dtype]);
-  const buf = bytes.buffer;
-  switch (dtype) {
-    case "f64":
-      new Float64Array(buf).set(values);
-      break;
-    case "f32":
-      new Float32Array(buf).set(values);
-      break;
-    case "f16": {
-      const h = new Uint16Array(buf);
-      for (let i = 0; i < n; i++) h[i] = toHalfBits(values[i]!);
-      break;
-    }
-    case "bf16": {
-      const h = new Uint16Array(buf);
-      for (let i = 0; i < n; i++) h[i] = toBf16Bits(values[i]!);
-      break;
-    }
-    case "i32": {
-      const a = new Int32Array(buf);
-      for (let i = 0; i < n; i++) a[i] = clampInt(values[i]!, -2147483648, 2147483647);
-      break;
-    }
-    case "u32": {
-      const a = new Uint32Array(buf);
-      for (let i = 0; i < n; i++) a[i] = clampInt(values[i]!, 0, 4294967295);
-      break;
-    }
-    case "i64": {
-      const a = new BigInt64Array(buf);
-      for (let i = 0; i < n; i++)
-        a[i] = BigInt(clampInt(values[i]!, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
-      break;
-    }
-    case "u64": {
-      const a = new BigUint64Array(buf);
-      for (let i = 0; i < n; i++) a[i] = BigInt(clampInt(values[i]!, 0, Number.MAX_SAFE_INTEGER));
-      break;
-    }
-    case "i8": {
-      const a = new Int8Array(buf);
-      for (let i = 0; i < n; i++) a[i] = clampInt(values[i]!, -128, 127);
-      break;
-    }
-    case "u8":
-      for (let i = 0; i < n; i++) bytes[i] = clampInt(values[i]!, 0, 255);
-      break;
-  }
+  const bytes = new Uint8Array(values.length * DTYPE_BYTES[dtype]);
+  CODECS[dtype].encode(values, bytes.buffer);
   return bytes;
 }
 
@@ -194,50 +205,9 @@ export function decode(dtype: DType, bytes: Uint8Array): Float64Array {
   const size = DTYPE_BYTES[dtype];
   if (bytes.byteLength % size !== 0)
     throw new Error(`${bytes.byteLength} bytes is not a whole number of ${dtype}`);
-  const n = bytes.byteLength / size;
+  const out = new Float64Array(bytes.byteLength / size);
   // Copy into a fresh, aligned buffer: Node Buffers may sit at any offset of a shared pool.
-  const buf = new Uint8Array(bytes).buffer;
-  const out = new Float64Array(n);
-  switch (dtype) {
-    case "f64":
-      out.set(new Float64Array(buf));
-      break;
-    case "f32":
-      out.set(new Float32Array(buf));
-      break;
-    case "f16": {
-      const h = new Uint16Array(buf);
-      for (let i = 0; i < n; i++) out[i] = fromHalfBits(h[i]!);
-      break;
-    }
-    case "bf16": {
-      const h = new Uint16Array(buf);
-      for (let i = 0; i < n; i++) out[i] = fromBf16Bits(h[i]!);
-      break;
-    }
-    case "i32":
-      out.set(new Int32Array(buf));
-      break;
-    case "u32":
-      out.set(new Uint32Array(buf));
-      break;
-    case "i64": {
-      const a = new BigInt64Array(buf);
-      for (let i = 0; i < n; i++) out[i] = Number(a[i]!);
-      break;
-    }
-    case "u64": {
-      const a = new BigUint64Array(buf);
-      for (let i = 0; i < n; i++) out[i] = Number(a[i]!);
-      break;
-    }
-    case "i8":
-      out.set(new Int8Array(buf));
-      break;
-    case "u8":
-      out.set(new Uint8Array(buf));
-      break;
-  }
+  CODECS[dtype].decode(new Uint8Array(bytes).buffer, out);
   return out;
 }
 

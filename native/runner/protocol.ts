@@ -26,6 +26,7 @@ export interface DeviceAttributes {
   name: string;
   computeCapability: string; // "9.0"
   smCount: number;
+  /** 0 where the driver no longer reports it. */
   memoryClockKHz: number;
   memoryBusWidthBits: number;
   /** 2 * memory clock * bus width / 8, in GB/s. */
@@ -42,6 +43,7 @@ export interface DeviceAttributes {
   maxThreadsPerSM: number;
   maxBlocksPerSM: number;
   warpSize: number;
+  /** 0 where the driver no longer reports it. */
   clockRateKHz: number;
 }
 

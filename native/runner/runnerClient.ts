@@ -1,14 +1,14 @@
-// Host side of the runner boundary, used by the extension and the CLI: starts `node dist/runner.js`,
-// sends typed requests one at a time, and keeps the process healthy. A request that shows no sign of
-// life (no answer, no progress) for the timeout is failed and its runner killed, SIGTERM then SIGKILL;
-// a sticky CUDA error or a cancel retires the runner too; the next request starts a fresh one. A
-// runner that keeps dying on its own is restarted a bounded number of times, then left stopped.
-import type { ChildProcess } from "node:child_process";
+// Host side of the runner boundary, used by the extension, the CLI and profiling: starts
+// `node dist/runner.js` (or `<wrapper> node dist/runner.js`, e.g. under ncu), sends typed requests one
+// at a time, and keeps the process healthy. A request that shows no sign of life (no answer, no
+// progress) for the timeout is failed and its runner killed, SIGTERM then SIGKILL; a sticky CUDA error
+// or a cancel retires the runner too; the next request starts a fresh one. A runner that keeps dying
+// on its own is restarted a bounded number of times, then left stopped.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { LaunchError, spawnChecked } from "../../server/process/launch";
+import { LaunchError } from "../../server/process/launch";
 import type { ProgressMessage, RunnerError, RunnerMethod, RunnerRequests } from "./protocol";
+import { RunnerProcess, type ProcessExit, type RunnerMessage, type RunnerWrapper } from "./runnerProcess";
 
 export interface RunnerClientOptions {
   /** The runner script; default: dist/runner.js next to this bundle (or of the source tree). */
@@ -18,15 +18,22 @@ export interface RunnerClientOptions {
   /** Extra node arguments; a .ts runner gets `--import tsx` by default. */
   execArgv?: string[];
   env?: Record<string, string>;
-  /** Fail a request (and kill its runner) after this long without an answer or progress. */
+  /** Fail a request (and kill its runner) after this long without an answer or progress; Infinity: never. */
   timeoutSeconds?: number;
   /** Between SIGTERM and SIGKILL. */
   killGraceMs?: number;
   /** Unexpected exits tolerated within restartWindowMs before the runner is left stopped. */
   maxRestarts?: number;
   restartWindowMs?: number;
-  /** The runner's stderr, line by line. */
+  /** The runner's stderr and the stdout lines that are not protocol messages (a wrapper's), line by line. */
   log?: (line: string) => void;
+  /** Start the runner under this program (profiling: ncu). */
+  wrapper?: RunnerWrapper;
+  /**
+   * One request per runner: after the answer its stdin is closed, so it exits, and the request
+   * settles once the process has exited (a wrapper such as ncu writes its report then).
+   */
+  oneShot?: boolean;
 }
 
 export interface RequestOptions {
@@ -42,20 +49,27 @@ export interface RunnerStatus {
   message?: string;
 }
 
-/** A failed request; carries the runner's error fields (code, call, kernel, sticky). */
+/**
+ * A failed request, the one error type of the runner boundary: the runner's error fields (the CUDA
+ * error name or a runner code, the failing driver call, the kernel, sticky) or the client's own
+ * (TIMEOUT, CRASHED, ...). A runner that could not start has the LaunchError as its `cause`.
+ */
 export class RunnerRequestError extends Error implements RunnerError {
   readonly code: string;
   readonly call?: string;
   readonly kernel?: string;
   readonly sticky?: boolean;
+  /** CRASHED: the process's exit code; null when a signal ended it. */
+  readonly exitCode?: number | null;
 
-  constructor(e: RunnerError) {
-    super(e.message);
+  constructor(e: RunnerError, more: ProcessExit = {}) {
+    super(e.message, more.cause ? { cause: more.cause } : undefined);
     this.name = "RunnerRequestError";
     this.code = e.code;
     if (e.call !== undefined) this.call = e.call;
     if (e.kernel !== undefined) this.kernel = e.kernel;
     if (e.sticky !== undefined) this.sticky = e.sticky;
+    if (more.exitCode !== undefined) this.exitCode = more.exitCode;
   }
 
   toJSON(): RunnerError {
@@ -81,14 +95,7 @@ export function defaultRunnerPath(dir: string = __dirname): string {
   return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
 }
 
-interface Proc {
-  child: ChildProcess;
-  stderrTail: string;
-  /** Set when this side decided to end it (timeout, cancel, sticky error, dispose): not a crash. */
-  retiring: boolean;
-  gone: boolean;
-  exited: Promise<void>;
-}
+type Outcome = RunnerRequestError | { result: unknown };
 
 interface Job {
   id: number;
@@ -97,17 +104,17 @@ interface Job {
   options: RequestOptions;
   resolve: (result: unknown) => void;
   reject: (err: RunnerRequestError) => void;
-  proc?: Proc;
+  proc?: RunnerProcess;
   timer?: NodeJS.Timeout;
   onAbort?: () => void;
+  /** One-shot: the answer, held until the process has exited. */
+  answer?: Outcome;
 }
 
-const STDERR_TAIL_CHARS = 2000;
-
 export class RunnerClient {
-  private readonly opts: Required<Omit<RunnerClientOptions, "log" | "env">> &
-    Pick<RunnerClientOptions, "log" | "env">;
-  private proc: Proc | undefined;
+  private readonly opts: Required<Omit<RunnerClientOptions, "log" | "env" | "wrapper">> &
+    Pick<RunnerClientOptions, "log" | "env" | "wrapper">;
+  private proc: RunnerProcess | undefined;
   private readonly queue: Job[] = [];
   private active: Job | undefined;
   private crashes: number[] = [];
@@ -127,6 +134,8 @@ export class RunnerClient {
       restartWindowMs: options.restartWindowMs ?? 60_000,
       log: options.log,
       env: options.env,
+      wrapper: options.wrapper,
+      oneShot: options.oneShot ?? false,
     };
   }
 
@@ -161,7 +170,7 @@ export class RunnerClient {
   status(): RunnerStatus {
     if (this.stoppedMessage !== undefined) return { state: "stopped", message: this.stoppedMessage };
     if (!this.proc) return { state: "not-started" };
-    const pid = this.proc.child.pid;
+    const pid = this.proc.pid;
     const state = this.active ? "busy" : "idle";
     return pid === undefined ? { state } : { state, pid };
   }
@@ -177,9 +186,10 @@ export class RunnerClient {
     this.disposed = true;
     const gone = new RunnerRequestError({ code: "CANCELLED", message: "the runner client was disposed" });
     for (const job of this.queue.splice(0)) this.settle(job, gone);
+    // A one-shot runner that has answered is no longer this.proc but still the active job's.
+    const proc = this.active?.proc ?? this.proc;
     if (this.active) this.settle(this.active, gone);
     this.active = undefined;
-    const proc = this.proc;
     if (proc) {
       this.retire(proc);
       await proc.exited;
@@ -194,7 +204,7 @@ export class RunnerClient {
       this.settle(job, new RunnerRequestError({ code: "STOPPED", message: this.stoppedMessage }));
       return this.pump();
     }
-    let proc: Proc;
+    let proc: RunnerProcess;
     try {
       proc = this.ensureProcess();
     } catch (err) {
@@ -204,12 +214,13 @@ export class RunnerClient {
     this.active = job;
     job.proc = proc;
     this.armTimer(job);
-    proc.child.stdin?.write(`${JSON.stringify({ id: job.id, method: job.method, params: job.params })}\n`);
+    proc.send({ id: job.id, method: job.method, params: job.params });
   }
 
   private armTimer(job: Job): void {
     if (job.timer) clearTimeout(job.timer);
     const seconds = job.options.timeoutSeconds ?? this.opts.timeoutSeconds;
+    if (!Number.isFinite(seconds)) return;
     job.timer = setTimeout(() => {
       const what = job.method === "benchmark" ? "the kernel" : `the ${job.method} request`;
       this.fail(
@@ -242,14 +253,14 @@ export class RunnerClient {
     this.pump();
   }
 
-  private settle(job: Job, outcome: RunnerRequestError | { result: unknown }): void {
+  private settle(job: Job, outcome: Outcome): void {
     if (job.timer) clearTimeout(job.timer);
     if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort);
     if (outcome instanceof RunnerRequestError) job.reject(outcome);
     else job.resolve(outcome.result);
   }
 
-  private ensureProcess(): Proc {
+  private ensureProcess(): RunnerProcess {
     if (this.proc && !this.proc.gone && !this.proc.retiring) return this.proc;
     if (!existsSync(this.opts.runnerPath)) {
       throw new RunnerRequestError({
@@ -257,15 +268,15 @@ export class RunnerClient {
         message: `the GPU runner script is missing at ${this.opts.runnerPath} (build it with npm run build)`,
       });
     }
-    let child: ChildProcess;
     try {
-      // Through the process launcher: the workspace-trust policy applies and tests can see it.
-      child = spawnChecked(this.opts.execPath, [...this.opts.execArgv, this.opts.runnerPath], {
-        tool: "the GPU runner",
-        stdio: ["pipe", "pipe", "pipe"],
-        // In VS Code's extension host process.execPath is Electron; this makes it behave as Node.
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", ...this.opts.env },
+      // The events come later (the spawn reports even its failure asynchronously): `proc` is set by then.
+      const proc: RunnerProcess = new RunnerProcess(this.opts, {
+        message: (m) => this.onMessage(proc, m),
+        output: (line) => this.opts.log?.(line),
+        gone: (why, exit) => this.onGone(proc, why, exit),
       });
+      this.proc = proc;
+      return proc;
     } catch (e) {
       // "DENIED" in an untrusted workspace; the message says so.
       if (e instanceof LaunchError)
@@ -275,52 +286,9 @@ export class RunnerClient {
         });
       throw e;
     }
-    let markExited: () => void = () => undefined;
-    const proc: Proc = {
-      child,
-      stderrTail: "",
-      retiring: false,
-      gone: false,
-      exited: new Promise<void>((r) => (markExited = r)),
-    };
-    this.proc = proc;
-    // A runner that died leaves a broken pipe; the exit handler reports it, not an EPIPE throw.
-    child.stdin?.on("error", () => undefined);
-    // stdio is ["pipe", "pipe", "pipe"]: the streams exist.
-    createInterface({ input: child.stdout! }).on("line", (line) => this.onLine(proc, line));
-    createInterface({ input: child.stderr! }).on("line", (line) => {
-      proc.stderrTail = (proc.stderrTail + line + "\n").slice(-STDERR_TAIL_CHARS);
-      this.opts.log?.(line);
-    });
-    const onGone = (why: string) => {
-      if (proc.gone) return;
-      proc.gone = true;
-      markExited();
-      this.onGone(proc, why);
-    };
-    // "close", not "exit": it comes after stdout is drained, so a last answer (a sticky error) is read first.
-    child.on("close", (code, signal) =>
-      onGone(signal ? `killed by ${signal}` : `exited with code ${String(code)}`),
-    );
-    child.on("error", (err) => onGone(`could not run ${this.opts.execPath}: ${err.message}`));
-    return proc;
   }
 
-  private onLine(proc: Proc, line: string): void {
-    let msg: unknown;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      this.opts.log?.(`runner stdout (not JSON): ${line}`);
-      return;
-    }
-    if (typeof msg !== "object" || msg === null || typeof (msg as { id?: unknown }).id !== "number") return;
-    const m = msg as {
-      id: number;
-      result?: unknown;
-      error?: RunnerError;
-      progress?: ProgressMessage["progress"];
-    };
+  private onMessage(proc: RunnerProcess, m: RunnerMessage): void {
     const job = this.active;
     if (!job || job.proc !== proc || job.id !== m.id) return;
     if (m.progress !== undefined) {
@@ -328,48 +296,58 @@ export class RunnerClient {
       job.options.onProgress?.(m.progress);
       return;
     }
-    this.active = undefined;
-    if (m.error !== undefined && typeof m.error === "object") {
-      this.settle(job, new RunnerRequestError(m.error));
-      // The context is unusable; the runner exits by itself, make sure and start fresh next time.
-      if (m.error.sticky) this.retire(proc);
-    } else {
-      this.settle(job, { result: m.result });
+    const outcome: Outcome =
+      m.error !== undefined && typeof m.error === "object"
+        ? new RunnerRequestError(m.error)
+        : { result: m.result };
+    if (this.opts.oneShot) {
+      // Settled when the process has exited; waiting for that counts as the request.
+      job.answer = outcome;
+      this.armTimer(job);
+      this.release(proc);
+      return;
     }
+    this.active = undefined;
+    this.settle(job, outcome);
+    // The context is unusable; the runner exits by itself, make sure and start fresh next time.
+    if (m.error?.sticky) this.retire(proc);
     this.pump();
   }
 
-  private onGone(proc: Proc, why: string): void {
+  private onGone(proc: RunnerProcess, why: string, exit: ProcessExit): void {
     if (this.proc === proc) this.proc = undefined;
+    const job = this.active?.proc === proc ? this.active : undefined;
+    if (job?.answer) {
+      this.active = undefined;
+      this.settle(job, job.answer);
+      return this.pump();
+    }
     if (proc.retiring) return;
     const now = Date.now();
     this.crashes = [...this.crashes.filter((t) => now - t < this.opts.restartWindowMs), now];
-    const tail = proc.stderrTail.trim().split("\n").slice(-3).join(" | ");
-    const detail = `the GPU runner ${why}${tail ? `: ${tail}` : ""}`;
+    const tail = proc.lastErrorLines();
+    const detail = `${proc.tool} ${why}${tail ? `: ${tail}` : ""}`;
     if (this.crashes.length > this.opts.maxRestarts) {
       this.stoppedMessage =
         `the GPU runner failed ${this.crashes.length} times in ${this.opts.restartWindowMs / 1000} s and was stopped ` +
         `(last: ${detail}); restart it to try again`;
     }
-    const job = this.active;
-    if (job && job.proc === proc) {
+    if (job) {
       this.active = undefined;
-      this.settle(job, new RunnerRequestError({ code: "CRASHED", message: detail, ...kernelOf(job) }));
+      this.settle(job, new RunnerRequestError({ code: "CRASHED", message: detail, ...kernelOf(job) }, exit));
     }
     this.pump();
   }
 
-  private retire(proc: Proc): void {
+  /** No more requests for this runner; it ends by itself (stdin closed). */
+  private release(proc: RunnerProcess): void {
     if (this.proc === proc) this.proc = undefined;
-    if (proc.retiring || proc.gone) return;
-    proc.retiring = true;
-    proc.child.stdin?.end();
-    proc.child.kill("SIGTERM");
-    const force = setTimeout(() => {
-      if (!proc.gone) proc.child.kill("SIGKILL");
-    }, this.opts.killGraceMs);
-    force.unref();
-    void proc.exited.then(() => clearTimeout(force));
+    proc.release();
+  }
+
+  private retire(proc: RunnerProcess): void {
+    if (this.proc === proc) this.proc = undefined;
+    proc.kill(this.opts.killGraceMs);
   }
 }
 

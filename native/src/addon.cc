@@ -76,7 +76,7 @@ DONE:
 
 const Api* g_api = nullptr;
 int g_currentDevice = -1;
-std::map<int, CUcontext> g_contexts;  // retained primary contexts by ordinal
+std::map<int, CUcontext> g_contexts;       // retained primary contexts by ordinal
 std::map<int, CUfunction> g_flushKernels;  // per device; nullptr: PTX JIT failed, memset instead
 std::map<int, CUmodule> g_modules;
 std::map<int, FunctionRec> g_functions;
@@ -102,11 +102,10 @@ int g_nextId = 1;
   throw e;
 }
 
-#define CHECK_CU(env, expr, call, kernel)          \
-  do {                                             \
-    CUresult r_ = (expr);                          \
-    if (r_ != CUDA_SUCCESS) throwCuda(env, r_, call, kernel); \
-  } while (0)
+// Throws the driver's error for a failed call; `kernel` names the kernel where the call concerns one.
+void checkCu(Napi::Env env, CUresult r, const char* call, const std::string& kernel = "") {
+  if (r != CUDA_SUCCESS) throwCuda(env, r, call, kernel);
+}
 
 const Api& api(Napi::Env env) {
   if (g_api == nullptr) {
@@ -124,9 +123,11 @@ double numberArg(Napi::Env env, const Napi::Value& v, const char* what) {
 
 int64_t intArg(Napi::Env env, const Napi::Value& v, const char* what, int64_t lo, int64_t hi) {
   double d = numberArg(env, v, what);
-  if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi)) || d != static_cast<double>(static_cast<int64_t>(d)))
-    throwCode(env, "BAD_ARGUMENT", std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " +
-                                       std::to_string(hi) + "]");
+  if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi)) ||
+      d != static_cast<double>(static_cast<int64_t>(d)))
+    throwCode(env, "BAD_ARGUMENT",
+              std::string(what) + " must be an integer in [" + std::to_string(lo) + ", " +
+                  std::to_string(hi) + "]");
   return static_cast<int64_t>(d);
 }
 
@@ -134,7 +135,8 @@ CUdeviceptr ptrArg(Napi::Env env, const Napi::Value& v, const char* what) {
   if (!v.IsBigInt()) throwCode(env, "BAD_ARGUMENT", std::string(what) + " must be a bigint device pointer");
   bool lossless = false;
   uint64_t p = v.As<Napi::BigInt>().Uint64Value(&lossless);
-  if (!lossless || p == 0) throwCode(env, "BAD_ARGUMENT", std::string(what) + " is not a valid device pointer");
+  if (!lossless || p == 0)
+    throwCode(env, "BAD_ARGUMENT", std::string(what) + " is not a valid device pointer");
   return static_cast<CUdeviceptr>(p);
 }
 
@@ -157,7 +159,7 @@ const FunctionRec& functionArg(Napi::Env env, const Napi::Value& v) {
 
 int deviceAttr(Napi::Env env, CUdevice dev, int attr) {
   int value = 0;
-  CHECK_CU(env, api(env).cuDeviceGetAttribute(&value, attr, dev), "cuDeviceGetAttribute", "");
+  checkCu(env, api(env).cuDeviceGetAttribute(&value, attr, dev), "cuDeviceGetAttribute");
   return value;
 }
 
@@ -169,17 +171,45 @@ int softDeviceAttr(CUdevice dev, int attr) {
 
 CUdevice deviceArg(Napi::Env env, const Napi::Value& v) {
   int count = 0;
-  CHECK_CU(env, api(env).cuDeviceGetCount(&count), "cuDeviceGetCount", "");
+  checkCu(env, api(env).cuDeviceGetCount(&count), "cuDeviceGetCount");
   int ordinal = static_cast<int>(intArg(env, v, "device ordinal", 0, INT32_MAX));
   if (ordinal >= count)
-    throwCode(env, "BAD_ARGUMENT", "device " + std::to_string(ordinal) + " does not exist (" +
-                                       std::to_string(count) + " device(s))");
+    throwCode(
+        env, "BAD_ARGUMENT",
+        "device " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) + " device(s))");
   CUdevice dev = 0;
-  CHECK_CU(env, g_api->cuDeviceGet(&dev, ordinal), "cuDeviceGet", "");
+  checkCu(env, g_api->cuDeviceGet(&dev, ordinal), "cuDeviceGet");
   return dev;
 }
 
 // ---- driver and devices ----
+
+// deviceAttributes()'s fields, in order (RawDeviceAttributes in native/addon.d.ts); `soft` ones are
+// read with softDeviceAttr.
+struct NamedAttribute {
+  const char* name;
+  int attribute;
+  bool soft;
+};
+constexpr NamedAttribute kDeviceAttributes[] = {
+    {"ccMajor", ATTR_COMPUTE_CAPABILITY_MAJOR, false},
+    {"ccMinor", ATTR_COMPUTE_CAPABILITY_MINOR, false},
+    {"smCount", ATTR_MULTIPROCESSOR_COUNT, false},
+    {"memoryClockKHz", ATTR_MEMORY_CLOCK_RATE, true},
+    {"memoryBusWidthBits", ATTR_GLOBAL_MEMORY_BUS_WIDTH, false},
+    {"l2CacheBytes", ATTR_L2_CACHE_SIZE, false},
+    {"sharedMemPerBlockBytes", ATTR_MAX_SHARED_MEMORY_PER_BLOCK, false},
+    {"sharedMemPerBlockOptinBytes", ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, false},
+    {"sharedMemPerSMBytes", ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, false},
+    {"reservedSharedMemPerBlockBytes", ATTR_RESERVED_SHARED_MEMORY_PER_BLOCK, true},
+    {"regsPerBlock", ATTR_MAX_REGISTERS_PER_BLOCK, false},
+    {"regsPerSM", ATTR_MAX_REGISTERS_PER_MULTIPROCESSOR, false},
+    {"maxThreadsPerBlock", ATTR_MAX_THREADS_PER_BLOCK, false},
+    {"maxThreadsPerSM", ATTR_MAX_THREADS_PER_MULTIPROCESSOR, false},
+    {"maxBlocksPerSM", ATTR_MAX_BLOCKS_PER_MULTIPROCESSOR, false},
+    {"warpSize", ATTR_WARP_SIZE, false},
+    {"clockRateKHz", ATTR_CLOCK_RATE, true},
+};
 
 Napi::Value DriverStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -203,7 +233,7 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
 Napi::Value DeviceCount(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int count = 0;
-  CHECK_CU(env, api(env).cuDeviceGetCount(&count), "cuDeviceGetCount", "");
+  checkCu(env, api(env).cuDeviceGetCount(&count), "cuDeviceGetCount");
   return Napi::Number::New(env, count);
 }
 
@@ -211,29 +241,14 @@ Napi::Value DeviceAttributes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CUdevice dev = deviceArg(env, info[0]);
   char name[256] = {0};
-  CHECK_CU(env, g_api->cuDeviceGetName(name, sizeof(name) - 1, dev), "cuDeviceGetName", "");
+  checkCu(env, g_api->cuDeviceGetName(name, sizeof(name) - 1, dev), "cuDeviceGetName");
   size_t total = 0;
-  CHECK_CU(env, g_api->cuDeviceTotalMem(&total, dev), "cuDeviceTotalMem_v2", "");
+  checkCu(env, g_api->cuDeviceTotalMem(&total, dev), "cuDeviceTotalMem_v2");
   Napi::Object o = Napi::Object::New(env);
   o.Set("name", std::string(name));
   o.Set("totalMemoryBytes", static_cast<double>(total));
-  o.Set("ccMajor", deviceAttr(env, dev, ATTR_COMPUTE_CAPABILITY_MAJOR));
-  o.Set("ccMinor", deviceAttr(env, dev, ATTR_COMPUTE_CAPABILITY_MINOR));
-  o.Set("smCount", deviceAttr(env, dev, ATTR_MULTIPROCESSOR_COUNT));
-  o.Set("memoryClockKHz", softDeviceAttr(dev, ATTR_MEMORY_CLOCK_RATE));
-  o.Set("memoryBusWidthBits", deviceAttr(env, dev, ATTR_GLOBAL_MEMORY_BUS_WIDTH));
-  o.Set("l2CacheBytes", deviceAttr(env, dev, ATTR_L2_CACHE_SIZE));
-  o.Set("sharedMemPerBlockBytes", deviceAttr(env, dev, ATTR_MAX_SHARED_MEMORY_PER_BLOCK));
-  o.Set("sharedMemPerBlockOptinBytes", deviceAttr(env, dev, ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN));
-  o.Set("sharedMemPerSMBytes", deviceAttr(env, dev, ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR));
-  o.Set("reservedSharedMemPerBlockBytes", softDeviceAttr(dev, ATTR_RESERVED_SHARED_MEMORY_PER_BLOCK));
-  o.Set("regsPerBlock", deviceAttr(env, dev, ATTR_MAX_REGISTERS_PER_BLOCK));
-  o.Set("regsPerSM", deviceAttr(env, dev, ATTR_MAX_REGISTERS_PER_MULTIPROCESSOR));
-  o.Set("maxThreadsPerBlock", deviceAttr(env, dev, ATTR_MAX_THREADS_PER_BLOCK));
-  o.Set("maxThreadsPerSM", deviceAttr(env, dev, ATTR_MAX_THREADS_PER_MULTIPROCESSOR));
-  o.Set("maxBlocksPerSM", deviceAttr(env, dev, ATTR_MAX_BLOCKS_PER_MULTIPROCESSOR));
-  o.Set("warpSize", deviceAttr(env, dev, ATTR_WARP_SIZE));
-  o.Set("clockRateKHz", softDeviceAttr(dev, ATTR_CLOCK_RATE));
+  for (const NamedAttribute& a : kDeviceAttributes)
+    o.Set(a.name, a.soft ? softDeviceAttr(dev, a.attribute) : deviceAttr(env, dev, a.attribute));
   return o;
 }
 
@@ -244,17 +259,17 @@ Napi::Value UseDevice(const Napi::CallbackInfo& info) {
   auto it = g_contexts.find(dev);
   if (it == g_contexts.end()) {
     CUcontext ctx = nullptr;
-    CHECK_CU(env, g_api->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain", "");
+    checkCu(env, g_api->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
     it = g_contexts.emplace(dev, ctx).first;
   }
-  CHECK_CU(env, g_api->cuCtxSetCurrent(it->second), "cuCtxSetCurrent", "");
+  checkCu(env, g_api->cuCtxSetCurrent(it->second), "cuCtxSetCurrent");
   g_currentDevice = dev;
   return env.Undefined();
 }
 
 Napi::Value Synchronize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  CHECK_CU(env, api(env).cuCtxSynchronize(), "cuCtxSynchronize", "");
+  checkCu(env, api(env).cuCtxSynchronize(), "cuCtxSynchronize");
   return env.Undefined();
 }
 
@@ -263,7 +278,7 @@ Napi::Value Synchronize(const Napi::CallbackInfo& info) {
 Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   size_t freeBytes = 0, totalBytes = 0;
-  CHECK_CU(env, api(env).cuMemGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo_v2", "");
+  checkCu(env, api(env).cuMemGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo_v2");
   Napi::Object o = Napi::Object::New(env);
   o.Set("freeBytes", static_cast<double>(freeBytes));
   o.Set("totalBytes", static_cast<double>(totalBytes));
@@ -275,14 +290,14 @@ Napi::Value MemAlloc(const Napi::CallbackInfo& info) {
   api(env);
   size_t bytes = static_cast<size_t>(intArg(env, info[0], "bytes", 1, INT64_C(1) << 50));
   CUdeviceptr p = 0;
-  CHECK_CU(env, g_api->cuMemAlloc(&p, bytes), "cuMemAlloc_v2", "");
+  checkCu(env, g_api->cuMemAlloc(&p, bytes), "cuMemAlloc_v2");
   return Napi::BigInt::New(env, static_cast<uint64_t>(p));
 }
 
 Napi::Value MemFree(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   api(env);
-  CHECK_CU(env, g_api->cuMemFree(ptrArg(env, info[0], "ptr")), "cuMemFree_v2", "");
+  checkCu(env, g_api->cuMemFree(ptrArg(env, info[0], "ptr")), "cuMemFree_v2");
   return env.Undefined();
 }
 
@@ -291,7 +306,7 @@ Napi::Value MemcpyHtoD(const Napi::CallbackInfo& info) {
   api(env);
   CUdeviceptr dst = ptrArg(env, info[0], "ptr");
   Napi::Uint8Array data = bytesArg(env, info[1], "data");
-  CHECK_CU(env, g_api->cuMemcpyHtoD(dst, data.Data(), data.ByteLength()), "cuMemcpyHtoD_v2", "");
+  checkCu(env, g_api->cuMemcpyHtoD(dst, data.Data(), data.ByteLength()), "cuMemcpyHtoD_v2");
   return env.Undefined();
 }
 
@@ -301,7 +316,7 @@ Napi::Value MemcpyDtoH(const Napi::CallbackInfo& info) {
   CUdeviceptr src = ptrArg(env, info[0], "ptr");
   size_t bytes = static_cast<size_t>(intArg(env, info[1], "bytes", 0, INT64_C(1) << 40));
   Napi::Buffer<uint8_t> out = Napi::Buffer<uint8_t>::New(env, bytes);
-  if (bytes > 0) CHECK_CU(env, g_api->cuMemcpyDtoH(out.Data(), src, bytes), "cuMemcpyDtoH_v2", "");
+  if (bytes > 0) checkCu(env, g_api->cuMemcpyDtoH(out.Data(), src, bytes), "cuMemcpyDtoH_v2");
   return out;
 }
 
@@ -311,7 +326,7 @@ Napi::Value MemsetD8(const Napi::CallbackInfo& info) {
   CUdeviceptr dst = ptrArg(env, info[0], "ptr");
   auto value = static_cast<unsigned char>(intArg(env, info[1], "value", 0, 255));
   size_t bytes = static_cast<size_t>(intArg(env, info[2], "bytes", 0, INT64_C(1) << 50));
-  CHECK_CU(env, g_api->cuMemsetD8(dst, value, bytes), "cuMemsetD8_v2", "");
+  checkCu(env, g_api->cuMemsetD8(dst, value, bytes), "cuMemsetD8_v2");
   return env.Undefined();
 }
 
@@ -345,7 +360,7 @@ Napi::Value UnloadModule(const Napi::CallbackInfo& info) {
   for (auto f = g_functions.begin(); f != g_functions.end();) {
     f = f->second.module == id ? g_functions.erase(f) : std::next(f);
   }
-  CHECK_CU(env, g_api->cuModuleUnload(mod), "cuModuleUnload", "");
+  checkCu(env, g_api->cuModuleUnload(mod), "cuModuleUnload");
   return env.Undefined();
 }
 
@@ -378,16 +393,17 @@ Napi::Value ListFunctions(const Napi::CallbackInfo& info) {
   CUmodule mod = moduleArg(env, info[0], modId);
   if (g_api->cuModuleGetFunctionCount == nullptr || g_api->cuModuleEnumerateFunctions == nullptr ||
       g_api->cuFuncGetName == nullptr)
-    throwCode(env, "NOT_SUPPORTED", "listing a module's kernels needs an NVIDIA driver for CUDA 12.4 or newer");
+    throwCode(env, "NOT_SUPPORTED",
+              "listing a module's kernels needs an NVIDIA driver for CUDA 12.4 or newer");
   unsigned count = 0;
-  CHECK_CU(env, g_api->cuModuleGetFunctionCount(&count, mod), "cuModuleGetFunctionCount", "");
+  checkCu(env, g_api->cuModuleGetFunctionCount(&count, mod), "cuModuleGetFunctionCount");
   std::vector<CUfunction> fns(count);
   if (count > 0)
-    CHECK_CU(env, g_api->cuModuleEnumerateFunctions(fns.data(), count, mod), "cuModuleEnumerateFunctions", "");
+    checkCu(env, g_api->cuModuleEnumerateFunctions(fns.data(), count, mod), "cuModuleEnumerateFunctions");
   Napi::Array out = Napi::Array::New(env, count);
   for (unsigned i = 0; i < count; ++i) {
     const char* name = nullptr;
-    CHECK_CU(env, g_api->cuFuncGetName(&name, fns[i]), "cuFuncGetName", "");
+    checkCu(env, g_api->cuFuncGetName(&name, fns[i]), "cuFuncGetName");
     out.Set(i, Napi::String::New(env, name != nullptr ? name : ""));
   }
   return out;
@@ -399,7 +415,7 @@ Napi::Value FunctionAttributes(const Napi::CallbackInfo& info) {
   const FunctionRec& f = functionArg(env, info[0]);
   auto attr = [&](int which) {
     int v = 0;
-    CHECK_CU(env, g_api->cuFuncGetAttribute(&v, which, f.fn), "cuFuncGetAttribute", f.name);
+    checkCu(env, g_api->cuFuncGetAttribute(&v, which, f.fn), "cuFuncGetAttribute", f.name);
     return v;
   };
   Napi::Object o = Napi::Object::New(env);
@@ -417,8 +433,8 @@ Napi::Value SetMaxDynamicSharedMemory(const Napi::CallbackInfo& info) {
   api(env);
   const FunctionRec& f = functionArg(env, info[0]);
   int bytes = static_cast<int>(intArg(env, info[1], "bytes", 0, INT32_MAX));
-  CHECK_CU(env, g_api->cuFuncSetAttribute(f.fn, FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes), "cuFuncSetAttribute",
-           f.name);
+  checkCu(env, g_api->cuFuncSetAttribute(f.fn, FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
+          "cuFuncSetAttribute", f.name);
   return env.Undefined();
 }
 
@@ -429,8 +445,8 @@ Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info) {
   int blockSize = static_cast<int>(intArg(env, info[1], "blockSize", 1, 1 << 20));
   size_t smem = static_cast<size_t>(intArg(env, info[2], "dynamicSmemBytes", 0, INT32_MAX));
   int blocks = 0;
-  CHECK_CU(env, g_api->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f.fn, blockSize, smem),
-           "cuOccupancyMaxActiveBlocksPerMultiprocessor", f.name);
+  checkCu(env, g_api->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f.fn, blockSize, smem),
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor", f.name);
   return Napi::Number::New(env, blocks);
 }
 
@@ -476,11 +492,11 @@ Launch parseLaunch(Napi::Env env, const Napi::Value& v) {
 }
 
 void enqueue(Napi::Env env, const Launch& l) {
-  CHECK_CU(env,
-           g_api->cuLaunchKernel(l.f->fn, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
-                                 l.smem, nullptr, l.params.empty() ? nullptr : const_cast<void**>(l.params.data()),
-                                 nullptr),
-           "cuLaunchKernel", l.f->name);
+  checkCu(env,
+          g_api->cuLaunchKernel(l.f->fn, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+                                l.smem, nullptr,
+                                l.params.empty() ? nullptr : const_cast<void**>(l.params.data()), nullptr),
+          "cuLaunchKernel", l.f->name);
 }
 
 Napi::Value LaunchKernel(const Napi::CallbackInfo& info) {
@@ -505,13 +521,13 @@ CUfunction flushKernel() {
 void enqueueFlush(Napi::Env env, CUdeviceptr ptr, size_t bytes) {
   CUfunction fn = flushKernel();
   if (fn == nullptr) {
-    CHECK_CU(env, g_api->cuMemsetD8Async(ptr, 0, bytes, nullptr), "cuMemsetD8Async", "");
+    checkCu(env, g_api->cuMemsetD8Async(ptr, 0, bytes, nullptr), "cuMemsetD8Async");
     return;
   }
   unsigned long long n = bytes / 16;
   void* params[] = {&ptr, &n, &ptr};
-  CHECK_CU(env, g_api->cuLaunchKernel(fn, 1024, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel",
-           "ckd_l2_flush");
+  checkCu(env, g_api->cuLaunchKernel(fn, 1024, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr),
+          "cuLaunchKernel", "ckd_l2_flush");
 }
 
 // RAII so an error between create and destroy does not leak events.
@@ -540,21 +556,23 @@ Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
     flushBytes = static_cast<size_t>(intArg(env, f.Get("bytes"), "flush.bytes", 1, INT64_C(1) << 40));
   }
   EventPair ev;
-  CHECK_CU(env, g_api->cuEventCreate(&ev.start, EVENT_DEFAULT), "cuEventCreate", "");
-  CHECK_CU(env, g_api->cuEventCreate(&ev.stop, EVENT_DEFAULT), "cuEventCreate", "");
+  checkCu(env, g_api->cuEventCreate(&ev.start, EVENT_DEFAULT), "cuEventCreate");
+  checkCu(env, g_api->cuEventCreate(&ev.stop, EVENT_DEFAULT), "cuEventCreate");
   if (flushBytes > 0) enqueueFlush(env, flushPtr, flushBytes);
-  CHECK_CU(env, g_api->cuEventRecord(ev.start, nullptr), "cuEventRecord", "");
+  checkCu(env, g_api->cuEventRecord(ev.start, nullptr), "cuEventRecord");
   enqueue(env, l);
-  CHECK_CU(env, g_api->cuEventRecord(ev.stop, nullptr), "cuEventRecord", l.f->name);
-  CHECK_CU(env, g_api->cuEventSynchronize(ev.stop), "cuEventSynchronize", l.f->name);
+  checkCu(env, g_api->cuEventRecord(ev.stop, nullptr), "cuEventRecord", l.f->name);
+  checkCu(env, g_api->cuEventSynchronize(ev.stop), "cuEventSynchronize", l.f->name);
   float ms = 0;
-  CHECK_CU(env, g_api->cuEventElapsedTime(&ms, ev.start, ev.stop), "cuEventElapsedTime", l.f->name);
+  checkCu(env, g_api->cuEventElapsedTime(&ms, ev.start, ev.stop), "cuEventElapsedTime", l.f->name);
   return Napi::Number::New(env, ms);
 }
 
 Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("abiVersion", Napi::Number::New(env, 1));
-  auto fn = [&](const char* name, Napi::Function::Callback cb) { exports.Set(name, Napi::Function::New(env, cb, name)); };
+  auto fn = [&](const char* name, Napi::Function::Callback cb) {
+    exports.Set(name, Napi::Function::New(env, cb, name));
+  };
   fn("driverStatus", DriverStatus);
   fn("init", Init);
   fn("deviceCount", DeviceCount);

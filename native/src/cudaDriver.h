@@ -49,47 +49,46 @@ constexpr int FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr unsigned EVENT_DEFAULT = 0x0;
 
 // X(field, exported symbol, signature). The _v2 symbols are what cuda.h maps the plain names to.
-#define CU_REQUIRED_FUNCTIONS(X)                                                                      \
-  X(cuInit, "cuInit", CUresult (*)(unsigned))                                                         \
-  X(cuDriverGetVersion, "cuDriverGetVersion", CUresult (*)(int*))                                    \
-  X(cuGetErrorName, "cuGetErrorName", CUresult (*)(CUresult, const char**))                          \
-  X(cuGetErrorString, "cuGetErrorString", CUresult (*)(CUresult, const char**))                      \
-  X(cuDeviceGetCount, "cuDeviceGetCount", CUresult (*)(int*))                                        \
-  X(cuDeviceGet, "cuDeviceGet", CUresult (*)(CUdevice*, int))                                        \
-  X(cuDeviceGetName, "cuDeviceGetName", CUresult (*)(char*, int, CUdevice))                          \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", CUresult (*)(int*, int, CUdevice))                 \
-  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", CUresult (*)(size_t*, CUdevice))                        \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult (*)(CUcontext*, CUdevice))        \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult (*)(CUcontext))                                     \
-  X(cuCtxSynchronize, "cuCtxSynchronize", CUresult (*)())                                            \
-  X(cuMemGetInfo, "cuMemGetInfo_v2", CUresult (*)(size_t*, size_t*))                                 \
-  X(cuMemAlloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr*, size_t))                                 \
-  X(cuMemFree, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                                            \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUresult (*)(CUdeviceptr, const void*, size_t))                 \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult (*)(void*, CUdeviceptr, size_t))                       \
-  X(cuMemsetD8, "cuMemsetD8_v2", CUresult (*)(CUdeviceptr, unsigned char, size_t))                   \
-  X(cuMemsetD8Async, "cuMemsetD8Async", CUresult (*)(CUdeviceptr, unsigned char, size_t, CUstream))  \
-  X(cuModuleLoadData, "cuModuleLoadData", CUresult (*)(CUmodule*, const void*))                      \
-  X(cuModuleUnload, "cuModuleUnload", CUresult (*)(CUmodule))                                        \
-  X(cuModuleGetFunction, "cuModuleGetFunction", CUresult (*)(CUfunction*, CUmodule, const char*))    \
-  X(cuFuncGetAttribute, "cuFuncGetAttribute", CUresult (*)(int*, int, CUfunction))                   \
-  X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult (*)(CUfunction, int, int))                    \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",      \
-    CUresult (*)(int*, CUfunction, int, size_t))                                                      \
-  X(cuLaunchKernel, "cuLaunchKernel",                                                                 \
-    CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,    \
-                 CUstream, void**, void**))                                                           \
-  X(cuEventCreate, "cuEventCreate", CUresult (*)(CUevent*, unsigned))                                \
-  X(cuEventDestroy, "cuEventDestroy_v2", CUresult (*)(CUevent))                                      \
-  X(cuEventRecord, "cuEventRecord", CUresult (*)(CUevent, CUstream))                                 \
-  X(cuEventSynchronize, "cuEventSynchronize", CUresult (*)(CUevent))                                 \
+#define CU_REQUIRED_FUNCTIONS(X)                                                                             \
+  X(cuInit, "cuInit", CUresult (*)(unsigned))                                                                \
+  X(cuDriverGetVersion, "cuDriverGetVersion", CUresult (*)(int*))                                            \
+  X(cuGetErrorName, "cuGetErrorName", CUresult (*)(CUresult, const char**))                                  \
+  X(cuGetErrorString, "cuGetErrorString", CUresult (*)(CUresult, const char**))                              \
+  X(cuDeviceGetCount, "cuDeviceGetCount", CUresult (*)(int*))                                                \
+  X(cuDeviceGet, "cuDeviceGet", CUresult (*)(CUdevice*, int))                                                \
+  X(cuDeviceGetName, "cuDeviceGetName", CUresult (*)(char*, int, CUdevice))                                  \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", CUresult (*)(int*, int, CUdevice))                         \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", CUresult (*)(size_t*, CUdevice))                                \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult (*)(CUcontext*, CUdevice))                \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult (*)(CUcontext))                                             \
+  X(cuCtxSynchronize, "cuCtxSynchronize", CUresult (*)())                                                    \
+  X(cuMemGetInfo, "cuMemGetInfo_v2", CUresult (*)(size_t*, size_t*))                                         \
+  X(cuMemAlloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr*, size_t))                                         \
+  X(cuMemFree, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                                                    \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUresult (*)(CUdeviceptr, const void*, size_t))                         \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult (*)(void*, CUdeviceptr, size_t))                               \
+  X(cuMemsetD8, "cuMemsetD8_v2", CUresult (*)(CUdeviceptr, unsigned char, size_t))                           \
+  X(cuMemsetD8Async, "cuMemsetD8Async", CUresult (*)(CUdeviceptr, unsigned char, size_t, CUstream))          \
+  X(cuModuleLoadData, "cuModuleLoadData", CUresult (*)(CUmodule*, const void*))                              \
+  X(cuModuleUnload, "cuModuleUnload", CUresult (*)(CUmodule))                                                \
+  X(cuModuleGetFunction, "cuModuleGetFunction", CUresult (*)(CUfunction*, CUmodule, const char*))            \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute", CUresult (*)(int*, int, CUfunction))                           \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult (*)(CUfunction, int, int))                            \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",              \
+    CUresult (*)(int*, CUfunction, int, size_t))                                                             \
+  X(cuLaunchKernel, "cuLaunchKernel",                                                                        \
+    CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, \
+                 void**, void**))                                                                            \
+  X(cuEventCreate, "cuEventCreate", CUresult (*)(CUevent*, unsigned))                                        \
+  X(cuEventDestroy, "cuEventDestroy_v2", CUresult (*)(CUevent))                                              \
+  X(cuEventRecord, "cuEventRecord", CUresult (*)(CUevent, CUstream))                                         \
+  X(cuEventSynchronize, "cuEventSynchronize", CUresult (*)(CUevent))                                         \
   X(cuEventElapsedTime, "cuEventElapsedTime", CUresult (*)(float*, CUevent, CUevent))
 
 // From driver 12.4; listFunctions reports NOT_SUPPORTED without them.
-#define CU_OPTIONAL_FUNCTIONS(X)                                                                      \
-  X(cuModuleGetFunctionCount, "cuModuleGetFunctionCount", CUresult (*)(unsigned*, CUmodule))         \
-  X(cuModuleEnumerateFunctions, "cuModuleEnumerateFunctions",                                         \
-    CUresult (*)(CUfunction*, unsigned, CUmodule))                                                    \
+#define CU_OPTIONAL_FUNCTIONS(X)                                                                             \
+  X(cuModuleGetFunctionCount, "cuModuleGetFunctionCount", CUresult (*)(unsigned*, CUmodule))                 \
+  X(cuModuleEnumerateFunctions, "cuModuleEnumerateFunctions", CUresult (*)(CUfunction*, unsigned, CUmodule)) \
   X(cuFuncGetName, "cuFuncGetName", CUresult (*)(const char**, CUfunction))
 
 // A function-pointer type written inline cannot precede the declared name; this alias lets it.

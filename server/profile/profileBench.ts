@@ -1,20 +1,24 @@
 // Profiles a kernel through the benchmark harness: a BenchRunner that answers "hello"/"devices" from
-// the ordinary runner client and runs the first "benchmark" request in a runner process started under
-// ncu (one-shot: the request goes in on stdin, the answer comes back on stdout among ncu's ==PROF==
-// lines, then stdin closes, the runner exits and ncu writes the report). ncu profiles only the
-// kernel's own symbol (-k with --kernel-name-base mangled), -c launches of it.
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
+// the ordinary runner client and runs the first "benchmark" request in a runner client of its own,
+// started under ncu and one-shot (the answer comes back among ncu's ==PROF== lines, then the runner's
+// stdin closes, it exits and ncu writes the report). ncu profiles only the kernel's own symbol
+// (-k with --kernel-name-base mangled), -c launches of it.
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type {
-  ProgressMessage,
-  RunnerError,
+  BenchmarkRequest,
+  BenchmarkResult,
   RunnerMethod,
   RunnerRequests,
 } from "../../native/runner/protocol";
-import { defaultRunnerPath, RunnerClient } from "../../native/runner/runnerClient";
+import {
+  defaultRunnerPath,
+  RunnerClient,
+  RunnerRequestError,
+  type RequestOptions,
+} from "../../native/runner/runnerClient";
 import { defaultCacheDir } from "../bench/compile";
-import { spawnChecked } from "../process/launch";
+import { LaunchError } from "../process/launch";
 import { runBenchmark, type BenchProgress, type BenchRunner } from "../bench/runBench";
 import {
   NcuError,
@@ -39,17 +43,6 @@ export interface BenchProfileOptions {
   onLine?: (line: string) => void;
 }
 
-/** A runner error as an Error with its fields, like the runner client's. */
-class ProfiledRunnerError extends Error implements RunnerError {
-  readonly code: string;
-  constructor(e: RunnerError) {
-    super(e.message);
-    this.name = "RunnerRequestError";
-    this.code = e.code;
-    Object.assign(this, e);
-  }
-}
-
 export class BenchProfiler implements BenchRunner {
   /** The .ncu-rep written, once the profiled benchmark finished. */
   report: string | undefined;
@@ -59,101 +52,83 @@ export class BenchProfiler implements BenchRunner {
   request<M extends RunnerMethod>(
     method: M,
     params: RunnerRequests[M]["params"],
-    options: {
-      signal?: AbortSignal;
-      onProgress?: (p: ProgressMessage["progress"]) => void;
-      timeoutSeconds?: number;
-    } = {},
+    options: RequestOptions = {},
   ): Promise<RunnerRequests[M]["result"]> {
     // Only the first size is profiled; later ones run normally.
     if (method !== "benchmark" || this.report !== undefined)
       return this.o.inner.request(method, params, options);
-    return this.profiled(params as RunnerRequests["benchmark"]["params"], options);
+    return this.profiled(params as BenchmarkRequest, options);
   }
 
-  private async profiled(
-    params: RunnerRequests["benchmark"]["params"],
-    options: { signal?: AbortSignal; onProgress?: (p: ProgressMessage["progress"]) => void },
-  ): Promise<RunnerRequests["benchmark"]["result"]> {
+  private async profiled(params: BenchmarkRequest, options: RequestOptions): Promise<BenchmarkResult> {
     await mkdir(dirname(this.o.report), { recursive: true });
+    let output = "";
+    const underNcu = new RunnerClient({
+      runnerPath: this.o.runnerPath,
+      execPath: this.o.execPath,
+      wrapper: {
+        command: this.o.ncuPath,
+        args: this.ncuArgs(params.kernel.symbol),
+        tool: "ncu",
+        setting: "cudaKernelDev.ncu.path",
+      },
+      oneShot: true,
+      // ncu replays the launch pass after pass: silence says nothing about a hang here.
+      timeoutSeconds: Infinity,
+      log: (line) => {
+        output += `${line}\n`;
+        this.o.onLine?.(line);
+      },
+    });
+    let result: BenchmarkResult;
+    try {
+      result = await underNcu.request("benchmark", params, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      });
+    } catch (e) {
+      throw this.failure(e, output);
+    } finally {
+      await underNcu.dispose();
+    }
+    if (/==WARNING== No kernels were profiled/.test(output) || !/==PROF== Report:/.test(output))
+      throw new NcuError(noKernelsMessage(output, params.kernel.symbol), "NO_KERNELS");
+    this.report = /==PROF== Report: (.+?)\s*$/m.exec(output)?.[1] ?? `${this.o.report}.ncu-rep`;
+    return result;
+  }
+
+  private ncuArgs(symbol: string): string[] {
     const args = profileArgs({
-      command: [this.o.execPath, this.o.runnerPath],
+      command: [],
       report: this.o.report,
-      kernel: params.kernel.symbol,
+      kernel: symbol,
       count: this.o.count,
       set: this.o.set,
       clockControl: this.o.clockControl,
     });
     // -k matches the mangled symbol exactly: no regex, no other instantiation of a template.
     const k = args.indexOf("-k");
-    args.splice(k, 2, "--kernel-name-base", "mangled", "-k", params.kernel.symbol);
-    // Through the process launcher (trust policy, observers); stdio is all pipes.
-    const child = spawnChecked(this.o.ncuPath, args, {
-      tool: "ncu",
-      setting: "cudaKernelDev.ncu.path",
-      stdio: ["pipe", "pipe", "pipe"],
-      ...(options.signal ? { signal: options.signal } : {}),
-    }) as ChildProcessWithoutNullStreams;
-    let output = "";
-    let answer: { result?: RunnerRequests["benchmark"]["result"]; error?: RunnerError } | undefined;
-    const onLine = (line: string): void => {
-      output += `${line}\n`;
-      if (line.startsWith("{")) {
-        try {
-          const msg = JSON.parse(line) as {
-            id?: number;
-            progress?: ProgressMessage["progress"];
-            result?: RunnerRequests["benchmark"]["result"];
-            error?: RunnerError;
-          };
-          if (msg.id === 1 && msg.progress) options.onProgress?.(msg.progress);
-          else if (msg.id === 1 && (msg.result || msg.error)) {
-            answer = msg;
-            child.stdin.end(); // one request: the runner exits, ncu writes the report
-          }
-          return;
-        } catch {
-          // not one of the runner's lines
-        }
-      }
-      this.o.onLine?.(line);
-    };
-    for (const stream of [child.stdout, child.stderr]) {
-      let partial = "";
-      stream.setEncoding("utf8").on("data", (t: string) => {
-        const lines = (partial + t).split(/\r?\n/);
-        partial = lines.pop() ?? "";
-        lines.forEach(onLine);
-      });
-      stream.on("end", () => partial && onLine(partial));
+    args.splice(k, 2, "--kernel-name-base", "mangled", "-k", symbol);
+    return args;
+  }
+
+  /** ncu's failures as NcuError; the runner's own answer (a CUDA error, say) as it came. */
+  private failure(e: unknown, output: string): unknown {
+    if (!(e instanceof RunnerRequestError)) return e;
+    if (e.code === "CANCELLED") return new NcuError("ncu cancelled", "CANCELLED");
+    if (e.cause instanceof LaunchError) {
+      if (e.cause.code !== "NOT_FOUND" && e.cause.code !== "NOT_EXECUTABLE") return e.cause;
+      return new NcuError(
+        `Nsight Compute CLI not found: "${this.o.ncuPath}" is not on PATH or not executable. Install Nsight Compute or set cudaKernelDev.ncu.path.`,
+        "NOT_FOUND",
+      );
     }
-    child.stdin.on("error", () => undefined); // the runner may be gone before we close its stdin
-    child.stdin.write(`${JSON.stringify({ id: 1, method: "benchmark", params })}\n`);
-    const exit = await new Promise<number | null>((resolve, reject) => {
-      child.on("error", (e: NodeJS.ErrnoException) => {
-        if (e.name === "AbortError") reject(new NcuError("ncu cancelled", "CANCELLED"));
-        else if (e.code === "ENOENT" || e.code === "EACCES")
-          reject(
-            new NcuError(
-              `Nsight Compute CLI not found: "${this.o.ncuPath}" is not on PATH or not executable. Install Nsight Compute or set cudaKernelDev.ncu.path.`,
-              "NOT_FOUND",
-            ),
-          );
-        else reject(e);
-      });
-      child.on("close", (code) => resolve(code));
-    });
-    const got = answer;
-    if (!got)
-      throw new NcuError(
-        `the runner under ncu gave no answer (ncu exit ${exit}): ${ncuFailureMessage(output)}`,
+    if (e.code === "CRASHED")
+      return new NcuError(
+        `the runner under ncu gave no answer (ncu exit ${String(e.exitCode ?? null)}): ${ncuFailureMessage(output)}`,
         "FAILED",
       );
-    if (got.error) throw new ProfiledRunnerError(got.error);
-    if (/==WARNING== No kernels were profiled/.test(output) || !/==PROF== Report:/.test(output))
-      throw new NcuError(noKernelsMessage(output, params.kernel.symbol), "NO_KERNELS");
-    this.report = /==PROF== Report: (.+?)\s*$/m.exec(output)?.[1] ?? `${this.o.report}.ncu-rep`;
-    return got.result!;
+    return e;
   }
 }
 

@@ -1,14 +1,11 @@
 // The addon's own checks on a real GPU, loaded straight into this test process: bad arguments and
 // stale handles are coded JS errors, driver errors carry the CUDA name, the call and the kernel.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { CudaAddon, ModuleHandle } from "../../native/addon";
-import { loadAddon } from "../../native/runner/addon";
 import { packPointer, packScalar } from "../../native/runner/hostData";
+import { compileCubin, openGpu0 } from "./device";
 import { repoRoot } from "./paths";
 
 function coded(code: string, extra: Record<string, string> = {}) {
@@ -19,27 +16,16 @@ function coded(code: string, extra: Record<string, string> = {}) {
   };
 }
 
-describe("CUDA addon on a GPU", () => {
-  let cuda: CudaAddon;
-  let mod: ModuleHandle;
+let cuda: CudaAddon;
+let mod: ModuleHandle;
 
-  before(() => {
-    cuda = loadAddon();
-    cuda.init();
-    cuda.useDevice(0);
-    const attrs = cuda.deviceAttributes(0);
-    const cubin = join(mkdtempSync(join(tmpdir(), "ckd-addon-")), "k.cubin");
-    const nvcc = existsSync("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
-    execFileSync(nvcc, [
-      "-cubin",
-      `-arch=sm_${attrs.ccMajor}${attrs.ccMinor}`,
-      "-o",
-      cubin,
-      join(repoRoot, "test", "gpu", "kernels", "runnerKernels.cu"),
-    ]);
-    mod = cuda.loadModule(cubin);
-  });
+before(() => {
+  const gpu = openGpu0();
+  cuda = gpu.cuda;
+  mod = cuda.loadModule(compileCubin(join(repoRoot, "test", "gpu", "kernels", "runnerKernels.cu"), gpu.arch));
+});
 
+describe("CUDA addon on a GPU: driver and memory", () => {
   it("reports the driver and copies memory both ways", () => {
     const s = cuda.driverStatus();
     assert.equal(s.available, true);
@@ -55,7 +41,9 @@ describe("CUDA addon on a GPU", () => {
       cuda.memFree(ptr);
     }
   });
+});
 
+describe("CUDA addon on a GPU: coded errors", () => {
   it("rejects bad arguments and stale handles with codes, not crashes", () => {
     assert.throws(() => cuda.memAlloc(-1), coded("BAD_ARGUMENT"));
     assert.throws(() => cuda.memAlloc("8" as never), coded("BAD_ARGUMENT"));
@@ -87,7 +75,9 @@ describe("CUDA addon on a GPU", () => {
       cuda.memFree(ptr);
     }
   });
+});
 
+describe("CUDA addon on a GPU: kernels", () => {
   it("lists kernels, their attributes and occupancy", () => {
     const names = cuda.listFunctions(mod);
     assert.ok(names.includes("_Z4copyPKfPfi") && names.some((n) => n.startsWith("_Z5scale")));

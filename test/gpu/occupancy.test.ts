@@ -4,16 +4,16 @@
 // test/gpu/occupancySweep.mjs records the same comparison as a fixture for the unit suite.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { CudaAddon } from "../../native/addon";
-import { loadAddon } from "../../native/runner/addon";
 import { parsePtxasResources } from "../../server/compiler/ptxasResources";
 import { archLimits } from "../../server/occupancy/archLimits";
 import { maxThreadsPerBlockForRegs, occupancy } from "../../server/occupancy/occupancy";
-import { repoRoot } from "./paths";
+import { openGpu0 } from "./device";
+import { nvcc, repoRoot } from "./paths";
 
 const REG_CAPS = [24, 64, 128, 255];
 const BLOCKS = [1, 32, 33, 96, 128, 256, 384, 512, 640, 1024];
@@ -25,12 +25,9 @@ describe("occupancy calculator = driver on this GPU", () => {
   let optin: number;
 
   before(() => {
-    cuda = loadAddon();
-    cuda.init();
-    cuda.useDevice(0);
-    const dev = cuda.deviceAttributes(0);
-    arch = `sm_${dev.ccMajor}${dev.ccMinor}`;
-    optin = dev.sharedMemPerBlockOptinBytes;
+    const gpu = openGpu0();
+    ({ cuda, arch } = gpu);
+    optin = gpu.attrs.sharedMemPerBlockOptinBytes;
   });
 
   it("assumes this device's limits for its architecture", () => {
@@ -57,7 +54,6 @@ describe("occupancy calculator = driver on this GPU", () => {
   });
 
   it("gives the driver's active blocks per SM for every kernel, block size and dynamic shared memory size", () => {
-    const nvcc = existsSync("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
     const dir = mkdtempSync(join(tmpdir(), "ckd-occ-"));
     const mismatches: string[] = [];
     let rows = 0;

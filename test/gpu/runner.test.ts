@@ -2,9 +2,6 @@
 // GPU machine by test/gpu/run.sh from a built tree (bundled to dist/gpu-tests/ first; see run.sh).
 // The kernels come from test/gpu/kernels/runnerKernels.cu, compiled here with nvcc for the local GPU.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type {
@@ -14,17 +11,14 @@ import type {
   LaunchSpec,
   TimingOptions,
 } from "../../native/runner/protocol";
-import { RunnerClient, RunnerRequestError } from "../../native/runner/runnerClient";
+import { RunnerClient } from "../../native/runner/runnerClient";
+import { rejection, waitGone } from "../unit/runner/clientHelpers";
+import { compileCubin } from "./device";
 import { repoRoot } from "./paths";
 
 const runnerPath = join(repoRoot, "dist", "runner.js");
 const kernelSource = join(repoRoot, "test", "gpu", "kernels", "runnerKernels.cu");
 const TIMEOUT_S = 5;
-
-function nvcc(): string {
-  const local = "/usr/local/cuda/bin/nvcc";
-  return existsSync(local) ? local : "nvcc";
-}
 
 const timing: TimingOptions = {
   warmupRuns: 2,
@@ -56,54 +50,30 @@ function copyLike(symbol: string, displayName: string, n: number, written = n): 
   };
 }
 
-async function failure(p: Promise<unknown>): Promise<RunnerRequestError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof RunnerRequestError, String(err));
-    return err;
-  }
-  assert.fail("expected the request to fail");
+// One runner client and one cubin for the whole file; the tests run in order on them.
+let client: RunnerClient;
+let cubin: string;
+
+function request(kernel: LaunchSpec, extra: Partial<BenchmarkRequest> = {}): BenchmarkRequest {
+  return { cubinPath: cubin, device: 0, kernel, timing, ...extra };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-describe("GPU runner", () => {
-  let client: RunnerClient;
-  let cubin: string;
-
-  const request = (kernel: LaunchSpec, extra: Partial<BenchmarkRequest> = {}): BenchmarkRequest => ({
-    cubinPath: cubin,
-    device: 0,
-    kernel,
-    timing,
-    ...extra,
+before(async () => {
+  client = new RunnerClient({
+    runnerPath,
+    timeoutSeconds: TIMEOUT_S,
+    log: (l) => process.stderr.write(`[runner] ${l}\n`),
   });
+  const devices = await client.request("devices", {});
+  assert.ok(devices.length > 0, "no CUDA device");
+  cubin = compileCubin(kernelSource, `sm_${devices[0]!.computeCapability.replace(".", "")}`);
+});
 
-  before(async () => {
-    client = new RunnerClient({
-      runnerPath,
-      timeoutSeconds: TIMEOUT_S,
-      log: (l) => process.stderr.write(`[runner] ${l}\n`),
-    });
-    const devices = await client.request("devices", {});
-    assert.ok(devices.length > 0, "no CUDA device");
-    const arch = `sm_${devices[0]!.computeCapability.replace(".", "")}`;
-    cubin = join(mkdtempSync(join(tmpdir(), "ckd-gpu-")), "runnerKernels.cubin");
-    execFileSync(nvcc(), ["-cubin", `-arch=${arch}`, "-o", cubin, kernelSource], { stdio: "inherit" });
-  });
+after(async () => {
+  await client.dispose();
+});
 
-  after(async () => {
-    await client.dispose();
-  });
-
+describe("GPU runner: devices and output checks", () => {
   it("lists the device with its limits", async () => {
     const [d] = await client.request("devices", {});
     console.log(JSON.stringify(d));
@@ -167,10 +137,14 @@ describe("GPU runner", () => {
     assert.equal(r.checks[0]!.maxAbsError, 0);
     assert.equal(r.checks[0]!.cosine, 1);
   });
+});
 
+describe("GPU runner: faults and hangs", () => {
   it("reports an out-of-bounds write as CUDA_ERROR_ILLEGAL_ADDRESS with the kernel, then runs the next in a fresh runner", async () => {
     const before = (await client.request("hello", {})).pid;
-    const err = await failure(client.request("benchmark", request(copyLike("_Z3oobPKfPfi", "oob", 1 << 16))));
+    const err = await rejection(
+      client.request("benchmark", request(copyLike("_Z3oobPKfPfi", "oob", 1 << 16))),
+    );
     console.log(JSON.stringify(err));
     assert.equal(err.code, "CUDA_ERROR_ILLEGAL_ADDRESS");
     assert.equal(err.kernel, "oob");
@@ -185,19 +159,19 @@ describe("GPU runner", () => {
   it(`kills a kernel that never returns within the timeout (${TIMEOUT_S} s) plus 5 s`, async () => {
     const pid = (await client.request("hello", {})).pid;
     const start = Date.now();
-    const err = await failure(client.request("benchmark", request(copyLike("_Z4spinPKfPfi", "spin", 256))));
+    const err = await rejection(client.request("benchmark", request(copyLike("_Z4spinPKfPfi", "spin", 256))));
     assert.equal(err.code, "TIMEOUT");
     assert.equal(err.kernel, "spin");
-    while (alive(pid) && Date.now() - start < (TIMEOUT_S + 10) * 1000)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitGone(pid, (TIMEOUT_S + 10) * 1000 - (Date.now() - start));
     const elapsed = (Date.now() - start) / 1000;
     console.log(`spin: timeout error and runner gone after ${elapsed.toFixed(2)} s`);
-    assert.equal(alive(pid), false);
     assert.ok(elapsed <= TIMEOUT_S + 5, `took ${elapsed} s`);
     const r = await client.request("benchmark", request(copyLike("_Z4copyPKfPfi", "copy", 1 << 20)));
     assert.equal(r.checks[0]!.pass, true);
   });
+});
 
+describe("GPU runner: what a spec can ask for", () => {
   it("finds template kernels by their mangled names and benchmarks bf16 against f32", async () => {
     const info = await client.request("kernelInfo", {
       cubinPath: cubin,
@@ -246,7 +220,9 @@ describe("GPU runner", () => {
     assert.equal(r.checks[0]!.pass, true, JSON.stringify(r.checks));
     assert.equal(r.checks[0]!.maxAbsError, 0);
   });
+});
 
+describe("GPU runner: leaks", () => {
   it("leaves device memory and runner RSS where they started after 100 runs", async () => {
     // Its own runner with --expose-gc, so the memory request can collect garbage before reading RSS.
     const own = new RunnerClient({ runnerPath, timeoutSeconds: TIMEOUT_S, execArgv: ["--expose-gc"] });

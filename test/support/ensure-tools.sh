@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the UI tests and `npm start` need on a fresh machine: Debian's Chromium,
-# libkrb5-dev (code-server's native build), and a project-local code-server under .tools/.
+# Installs what the UI tests, `npm run lint` and `npm start` need on a fresh machine: Debian's
+# Chromium, libkrb5-dev (code-server's native build), clang-format (the addon's C++ style), and a
+# project-local code-server under .tools/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -9,6 +10,7 @@ need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 [ -e /usr/include/krb5.h ] || [ -e /usr/include/gssapi/gssapi.h ] || need_apt+=(libkrb5-dev)
 [ -x /usr/bin/rg ] || need_apt+=(ripgrep)
+[ -x /usr/bin/clang-format ] || need_apt+=(clang-format)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "ensure-tools: missing ${need_apt[*]}; install them with apt-get (needs root)" >&2

@@ -1,13 +1,31 @@
 // A stand-in for dist/runner.js that misbehaves on request, to test the client's process handling
 // without a GPU. It speaks the real protocol; what it does depends on the method and, for
-// "benchmark", on params.kernel.displayName: ok | hang | hang-ignore-term | sticky | progress.
+// "benchmark", on params.kernel.displayName: ok | answer | crash | hang | hang-ignore-term | sticky |
+// progress.
 import { createInterface } from "node:readline";
 import type {
   RequestMessage,
   ResponseMessage,
   ProgressMessage,
   BenchmarkRequest,
+  BenchmarkResult,
 } from "../../../native/runner/protocol";
+
+/** What mode "answer" returns: a result of one sample. */
+const fakeResult: BenchmarkResult = {
+  device: "fake GPU",
+  kernel: {
+    samples: 1,
+    medianNs: 1000,
+    minNs: 1000,
+    maxNs: 1000,
+    meanNs: 1000,
+    stdevNs: 0,
+    rsdPct: 0,
+    stoppedBy: "maxSamples",
+  },
+  checks: [],
+};
 
 const send = (msg: ResponseMessage | ProgressMessage) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
@@ -23,6 +41,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   const req = params as BenchmarkRequest;
   const mode = req.kernel.displayName;
   if (mode === "ok") return send({ id, error: { code: "OK", message: "answered" } });
+  if (mode === "answer") return send({ id, result: fakeResult });
+  if (mode === "crash") {
+    process.stderr.write("boom: fake runner crashing in a benchmark\n");
+    process.exit(7);
+  }
   if (mode === "hang") return; // never answers, like a kernel stuck in an endless loop
   if (mode === "hang-ignore-term") {
     process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));

@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { RunnerClient, RunnerRequestError } from "../../../native/runner/runnerClient";
+import { RunnerClient } from "../../../native/runner/runnerClient";
+import { rejection } from "./clientHelpers";
 
 const root = join(__dirname, "..", "..", "..");
 const runnerSource = join(root, "native", "runner", "runner.ts");
@@ -14,16 +15,6 @@ const hasDriver = ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda
   existsSync(p),
 );
 const hasAddon = existsSync(join(root, "native", "build", "Release", "cuda_addon.node"));
-
-async function failure(p: Promise<unknown>): Promise<RunnerRequestError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof RunnerRequestError);
-    return err;
-  }
-  assert.fail("expected a failure");
-}
 
 describe("without a GPU driver", { skip: hasDriver && "a CUDA driver is installed here" }, () => {
   it(
@@ -35,10 +26,10 @@ describe("without a GPU driver", { skip: hasDriver && "a CUDA driver is installe
         const hello = await c.request("hello", {});
         assert.equal(hello.driverVersion, null);
         assert.equal(hello.error?.code, "NO_DRIVER");
-        const err = await failure(c.request("devices", {}));
+        const err = await rejection(c.request("devices", {}));
         assert.equal(err.code, "NO_DRIVER");
         assert.match(err.message, /libcuda\.so\.1/);
-        const bad = await failure(c.request("benchmark", { cubinPath: "" } as never));
+        const bad = await rejection(c.request("benchmark", { cubinPath: "" } as never));
         assert.equal(bad.code, "BAD_REQUEST");
         assert.equal((await c.request("hello", {})).pid, hello.pid);
       } finally {

@@ -4,65 +4,28 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { BenchmarkRequest } from "../../../native/runner/protocol";
-import {
-  RunnerClient,
-  RunnerRequestError,
-  type RunnerClientOptions,
-} from "../../../native/runner/runnerClient";
+import { RunnerClient, type RunnerClientOptions } from "../../../native/runner/runnerClient";
+import { addLaunchObserver, LaunchError, type LaunchEvent } from "../../../server/process/launch";
+import { alive, bench, rejection, waitGone } from "./clientHelpers";
 
 const fakeRunner = join(__dirname, "fakeRunner.ts");
+const fakeNcu = join(__dirname, "fakeNcu.ts");
 
 function client(options: RunnerClientOptions = {}): RunnerClient {
   return new RunnerClient({ runnerPath: fakeRunner, killGraceMs: 500, ...options });
 }
 
-function bench(mode: string, ticks = 1, tickMs = 10): BenchmarkRequest {
-  return {
-    cubinPath: "/nonexistent.cubin",
-    device: 0,
-    kernel: {
-      symbol: mode,
-      displayName: mode,
-      grid: [1, 1, 1],
-      block: [1, 1, 1],
-      dynamicSmemBytes: 0,
-      args: [],
-    },
-    timing: {
-      warmupRuns: 0,
-      minSamples: ticks,
-      maxSamples: ticks,
-      targetRsdPct: 0.5,
-      budgetMs: tickMs,
-      flushL2: false,
-    },
-  };
-}
-
-async function rejection(p: Promise<unknown>): Promise<RunnerRequestError> {
+/** Runs `body` with a fresh client, disposed after it, pass or fail. */
+async function withClient(
+  options: RunnerClientOptions,
+  body: (c: RunnerClient) => Promise<void>,
+): Promise<void> {
+  const c = client(options);
   try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof RunnerRequestError, `expected a RunnerRequestError, got ${String(err)}`);
-    return err;
+    await body(c);
+  } finally {
+    await c.dispose();
   }
-  assert.fail("expected the request to fail");
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls until the process is gone (the client resolves requests before the kill completes). */
-async function waitGone(pid: number): Promise<void> {
-  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(alive(pid), false, `process ${pid} is still running`);
 }
 
 /** Also starts the runner: with a generous timeout, as starting tsx under load takes a while. */
@@ -70,23 +33,28 @@ async function pidOf(c: RunnerClient): Promise<number> {
   return (await c.request("hello", {}, { timeoutSeconds: 60 })).pid;
 }
 
-describe("runner client", () => {
-  it("answers requests from one long-lived process", async () => {
-    const c = client();
-    try {
+describe("runner client: one long-lived runner", () => {
+  it("answers requests from one long-lived process", () =>
+    withClient({}, async (c) => {
       const first = await pidOf(c);
       assert.equal(await pidOf(c), first);
       assert.deepEqual(c.status(), { state: "idle", pid: first });
       const err = await rejection(c.request("benchmark", bench("ok"), { timeoutSeconds: 60 }));
       assert.equal(err.code, "OK"); // the fake's way of answering a benchmark
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
 
-  it("kills a request that makes no progress within the timeout and starts fresh for the next", async () => {
-    const c = client({ timeoutSeconds: 0.5 });
-    try {
+  it("says where it looked when the runner script is missing", async () => {
+    const c = client({ runnerPath: "/nonexistent/runner.js" });
+    const err = await rejection(c.request("hello", {}));
+    assert.equal(err.code, "NO_RUNNER");
+    assert.match(err.message, /\/nonexistent\/runner\.js/);
+    await c.dispose();
+  });
+});
+
+describe("runner client: timeouts", () => {
+  it("kills a request that makes no progress within the timeout and starts fresh for the next", () =>
+    withClient({ timeoutSeconds: 0.5 }, async (c) => {
       const pid = await pidOf(c);
       const err = await rejection(c.request("benchmark", bench("hang")));
       assert.equal(err.code, "TIMEOUT");
@@ -95,27 +63,19 @@ describe("runner client", () => {
       await waitGone(pid);
       const next = await pidOf(c);
       assert.notEqual(next, pid);
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
 
-  it("follows SIGTERM with SIGKILL when the runner ignores it", async () => {
-    const c = client({ timeoutSeconds: 0.5, killGraceMs: 300 });
-    try {
+  it("follows SIGTERM with SIGKILL when the runner ignores it", () =>
+    withClient({ timeoutSeconds: 0.5, killGraceMs: 300 }, async (c) => {
       const pid = await pidOf(c);
       const err = await rejection(c.request("benchmark", bench("hang-ignore-term")));
       assert.equal(err.code, "TIMEOUT");
       await waitGone(pid);
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
 
-  it("keeps a request alive while progress arrives, even past the timeout", async () => {
-    const c = client({ timeoutSeconds: 4 });
-    const seen: number[] = [];
-    try {
+  it("keeps a request alive while progress arrives, even past the timeout", () =>
+    withClient({ timeoutSeconds: 4 }, async (c) => {
+      const seen: number[] = [];
       await pidOf(c);
       // 10 ticks 600 ms apart: 6 s in all, past the 4 s timeout, never 4 s silent (margin for a loaded CI).
       const err = await rejection(
@@ -123,14 +83,12 @@ describe("runner client", () => {
       );
       assert.equal(err.code, "OK");
       assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
+});
 
-  it("replaces the runner after a sticky CUDA error, without counting it as a crash", async () => {
-    const c = client({ maxRestarts: 1 });
-    try {
+describe("runner client: sticky errors and crashes", () => {
+  it("replaces the runner after a sticky CUDA error, without counting it as a crash", () =>
+    withClient({ maxRestarts: 1 }, async (c) => {
       let pid = await pidOf(c);
       for (let i = 0; i < 3; i++) {
         const err = await rejection(c.request("benchmark", bench("sticky"), { timeoutSeconds: 60 }));
@@ -144,14 +102,10 @@ describe("runner client", () => {
         pid = next;
       }
       assert.equal(c.status().state, "idle");
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
 
-  it("restarts a crashing runner a bounded number of times, then stays stopped until reset", async () => {
-    const c = client({ maxRestarts: 3, restartWindowMs: 60_000 });
-    try {
+  it("restarts a crashing runner a bounded number of times, then stays stopped until reset", () =>
+    withClient({ maxRestarts: 3, restartWindowMs: 60_000 }, async (c) => {
       for (let i = 0; i < 4; i++) {
         const err = await rejection(c.request("devices", {}, { timeoutSeconds: 60 }));
         assert.equal(err.code, "CRASHED");
@@ -164,14 +118,12 @@ describe("runner client", () => {
       assert.equal(c.status().state, "stopped");
       c.reset();
       assert.ok((await pidOf(c)) > 0);
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
+});
 
-  it("cancels a running request by killing its runner; the next request gets a new one", async () => {
-    const c = client();
-    try {
+describe("runner client: cancel and dispose", () => {
+  it("cancels a running request by killing its runner; the next request gets a new one", () =>
+    withClient({}, async (c) => {
       const pid = await pidOf(c);
       const ac = new AbortController();
       const running = rejection(c.request("benchmark", bench("hang"), { signal: ac.signal }));
@@ -181,24 +133,17 @@ describe("runner client", () => {
       await waitGone(pid);
       const next = (await queued).pid; // the queued request ran in a fresh runner
       assert.notEqual(next, pid);
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
 
-  it("cancels a queued request without touching the running one", async () => {
-    const c = client();
-    try {
+  it("cancels a queued request without touching the running one", () =>
+    withClient({}, async (c) => {
       const ac = new AbortController();
       const first = rejection(c.request("benchmark", bench("progress", 3, 50), { timeoutSeconds: 60 }));
       const second = rejection(c.request("hello", {}, { signal: ac.signal }));
       ac.abort();
       assert.equal((await second).code, "CANCELLED");
       assert.equal((await first).code, "OK");
-    } finally {
-      await c.dispose();
-    }
-  });
+    }));
 
   it("fails in-flight requests on dispose and ends the process", async () => {
     const c = client();
@@ -209,12 +154,76 @@ describe("runner client", () => {
     assert.equal(alive(pid), false);
     assert.equal((await rejection(c.request("hello", {}))).code, "CANCELLED");
   });
+});
 
-  it("says where it looked when the runner script is missing", async () => {
-    const c = client({ runnerPath: "/nonexistent/runner.js" });
-    const err = await rejection(c.request("hello", {}));
-    assert.equal(err.code, "NO_RUNNER");
-    assert.match(err.message, /\/nonexistent\/runner\.js/);
-    await c.dispose();
+describe("runner client: under a wrapper, one-shot", () => {
+  const underNcu = (options: RunnerClientOptions = {}): RunnerClientOptions => ({
+    wrapper: {
+      command: process.execPath,
+      args: ["--import", "tsx", fakeNcu, "-o", "/tmp/ckd-report", "-c", "1"],
+      tool: "ncu",
+    },
+    oneShot: true,
+    timeoutSeconds: 60,
+    ...options,
   });
+
+  it("runs `ncu <args> node runner` and settles each request once its process has exited", async () => {
+    const lines: string[] = [];
+    const launches: LaunchEvent[] = [];
+    const stop = addLaunchObserver((e) => launches.push(e));
+    // maxRestarts 0: had the one-shot exits counted as crashes, the second request would be STOPPED.
+    try {
+      await withClient(underNcu({ maxRestarts: 0, log: (l) => lines.push(l) }), async (c) => {
+        const r = await c.request("benchmark", bench("answer"));
+        assert.equal(r.device, "fake GPU");
+        // ncu's last line comes after the runner exited: the answer waited for it.
+        assert.equal(lines.at(-1), "==PROF== Report: /tmp/ckd-report.ncu-rep");
+        assert.match(lines[0]!, /^==PROF== Connected/);
+        const first = await pidOf(c);
+        const second = await pidOf(c);
+        assert.notEqual(first, second);
+        await waitGone(first);
+        assert.equal(c.status().state, "not-started");
+      });
+    } finally {
+      stop();
+    }
+    assert.equal(launches[0]?.tool, "ncu");
+    assert.deepEqual(launches[0]?.args.slice(-4), [process.execPath, "--import", "tsx", fakeRunner]);
+  });
+
+  it("reports a runner that died under the wrapper as CRASHED, with the wrapper's exit code", () =>
+    withClient(underNcu(), async (c) => {
+      const err = await rejection(c.request("benchmark", bench("crash")));
+      assert.equal(err.code, "CRASHED");
+      assert.equal(err.exitCode, 7);
+      assert.equal(err.kernel, "crash");
+      assert.match(err.message, /^ncu exited with code 7: .*boom: fake runner crashing in a benchmark/);
+    }));
+
+  it("gives the launcher's NOT_FOUND as the cause when the wrapper cannot start", () =>
+    withClient(
+      {
+        wrapper: { command: "/nonexistent/ncu", args: [], tool: "ncu", setting: "cudaKernelDev.ncu.path" },
+        oneShot: true,
+      },
+      async (c) => {
+        const err = await rejection(c.request("benchmark", bench("answer"), { timeoutSeconds: 60 }));
+        assert.equal(err.code, "CRASHED");
+        assert.ok(err.cause instanceof LaunchError, String(err.cause));
+        assert.equal(err.cause.code, "NOT_FOUND");
+        assert.match(err.cause.message, /cudaKernelDev\.ncu\.path/);
+      },
+    ));
+
+  it("kills a one-shot runner whose request is cancelled", () =>
+    withClient(underNcu(), async (c) => {
+      const ac = new AbortController();
+      const running = rejection(c.request("benchmark", bench("hang"), { signal: ac.signal }));
+      const wrapperPid = c.status().pid!; // spawned at once by the request
+      setTimeout(() => ac.abort(), 100);
+      assert.equal((await running).code, "CANCELLED");
+      await waitGone(wrapperPid);
+    }));
 });
