@@ -10,7 +10,13 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
-import type { ServerStatusParams, TargetsParams } from "../../server/protocol";
+import {
+  serverStatusNotification,
+  targetsNotification,
+  type InitializationOptions,
+  type ServerStatusParams,
+  type TargetsParams,
+} from "../../server/protocol";
 
 export const REPO = join(__dirname, "..", "..");
 
@@ -36,7 +42,7 @@ export interface LspSession {
 export async function startLsp(
   opts: {
     settings?: unknown;
-    initializationOptions?: unknown;
+    initializationOptions?: InitializationOptions;
     /** Replaces the default (the CLI from source), e.g. ["dist/server.js", "--stdio"]. */
     args?: string[];
     rootUri?: string | null;
@@ -105,10 +111,10 @@ export async function startLsp(
     session.diagnostics.set(p.uri, p);
     for (const w of [...waiting]) w(p);
   });
-  conn.onNotification("cudaKernelDev/status", (p: ServerStatusParams) => {
+  conn.onNotification(serverStatusNotification, (p) => {
     session.status.push(p);
   });
-  conn.onNotification("cudaKernelDev/targets", (p: TargetsParams) => {
+  conn.onNotification(targetsNotification, (p) => {
     session.targets.set(p.uri, p);
   });
   conn.onNotification("window/logMessage", (p: { message: string }) => {
