@@ -1,6 +1,6 @@
-// What every feature of the language server shares: the connection, the parser, the open documents, the
-// per-document settings cache, the options the client sent, and the guards that keep a failing handler
-// from reaching the client. Each feature file (documents.ts, diagnostics.ts, ...) exports register(ctx).
+// What every feature of the language server shares: the connection, the open documents, the per-document
+// settings cache, the linter (the parser and lint runs), the options the client sent, and the guards that
+// keep a failing handler from reaching the client. Each feature file (documents.ts, diagnostics.ts, ...) exports register(ctx).
 import {
   Emitter,
   type Connection,
@@ -74,10 +74,10 @@ export class ServerContext {
 
   // The protocol allows notifications only after the handshake: status is held until `initialized`.
   readonly initialized: Promise<void>;
-  markInitialized: () => void = () => undefined;
+  private resolveInitialized: () => void = () => undefined;
 
   constructor(readonly connection: Connection) {
-    this.initialized = new Promise<void>((resolve) => (this.markInitialized = resolve));
+    this.initialized = new Promise<void>((resolve) => (this.resolveInitialized = resolve));
     this.contexts = new DocumentContexts(this);
     this.linter = new Linter(this);
   }
@@ -99,6 +99,10 @@ export class ServerContext {
       if (typeof o.lintDebounceMs === "number" && o.lintDebounceMs >= 0) this.debounceMs = o.lintDebounceMs;
       if (o.settings !== undefined) this.pushedSettings = o.settings;
     }
+  }
+
+  markInitialized(): void {
+    this.resolveInitialized();
   }
 
   status(p: ServerStatusParams): void {
