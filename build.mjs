@@ -26,7 +26,7 @@ const nodeCommon = {
 
 const nodeEntries = [
   { entryPoints: ["extension/extension.ts"], outfile: `${dist}/extension.js`, external: ["vscode"] },
-  { entryPoints: ["server/server.ts"], outfile: `${dist}/server.js` },
+  { entryPoints: ["server/lsp/main.ts"], outfile: `${dist}/server.js` },
   {
     entryPoints: ["server/cli/main.ts"],
     outfile: `${dist}/cli.js`,

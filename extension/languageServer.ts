@@ -9,8 +9,7 @@ import {
 import {
   serverStatusNotification,
   targetsNotification,
-  type ServerStatusParams,
-  type TargetsParams,
+  type InitializationOptions,
 } from "../server/protocol";
 import type { TargetsStatus } from "./statusBar";
 
@@ -31,12 +30,12 @@ export function activate(ctx: vscode.ExtensionContext, status: TargetsStatus): v
     documentSelector: [{ language: "cuda-cpp" }],
     // Settings are pulled per document by the server (workspace/configuration); only file events are pushed.
     synchronize: { fileEvents: watcher },
-    initializationOptions: { extensionPath: ctx.extensionPath },
+    initializationOptions: { extensionPath: ctx.extensionPath } satisfies InitializationOptions,
   };
   client = new LanguageClient("cudaKernelDev", "CUDA Kernel Dev", serverOptions, clientOptions);
   ctx.subscriptions.push(
-    client.onNotification(targetsNotification, (p: TargetsParams) => status.show(p)),
-    client.onNotification(serverStatusNotification, (p: ServerStatusParams) => status.health(p)),
+    client.onNotification(targetsNotification, (p) => status.show(p)),
+    client.onNotification(serverStatusNotification, (p) => status.health(p)),
   );
   // Not awaited: activation must stay fast; the client reports its own start failures.
   client.start().catch((err: unknown) => {

@@ -1,16 +1,19 @@
-// The extension <-> language server boundary: every custom message, declared once.
-// Owned by the server; the extension imports it type-only (plus the method names).
+// The extension <-> language server boundary: every custom message, declared once with its parameter type
+// so that both sides are type-checked. Owned by the server. The message types are values built on
+// vscode-languageserver-protocol, which the extension's language client bundles already, so importing
+// them does not pull the server into the extension bundle.
+import { NotificationType } from "vscode-languageserver-protocol";
+import type { TargetSource } from "./lint/targets";
 
-/** Where the target architectures in force came from, in the order they are looked for. */
-export type TargetSource =
-  | "setting"
-  | "build.toml"
-  | "CMakeLists.txt"
-  | "setup.py"
-  | "TORCH_CUDA_ARCH_LIST"
-  | "compile_commands.json"
-  | "cli"
-  | "default";
+/** What the extension passes in `initialize` (untyped on the wire: the server checks each field). */
+export interface InitializationOptions {
+  /** Where the extension is installed. */
+  extensionPath?: string;
+  /** Lint this long after the last keystroke (default 120 ms; benchmarks and tests use 0). */
+  lintDebounceMs?: number;
+  /** The `cudaKernelDev` settings, for a client that cannot answer workspace/configuration. */
+  settings?: unknown;
+}
 
 export interface TargetsParams {
   uri: string;
@@ -23,13 +26,13 @@ export interface TargetsParams {
   notes?: string[];
 }
 
-/** Server -> client notification: the resolved targets of a document changed. */
-export const targetsNotification = "cudaKernelDev/targets";
+/** Server -> client: the resolved targets of a document changed. */
+export const targetsNotification = new NotificationType<TargetsParams>("cudaKernelDev/targets");
 
 export interface ServerStatusParams {
   health: "ok" | "warning" | "error";
   message: string;
 }
 
-/** Server -> client notification: the server's health (e.g. the parser failed to load). */
-export const serverStatusNotification = "cudaKernelDev/status";
+/** Server -> client: the server's health (e.g. the parser failed to load). */
+export const serverStatusNotification = new NotificationType<ServerStatusParams>("cudaKernelDev/status");

@@ -5,6 +5,7 @@ import { parseArchList } from "../lint/arch";
 import { collectCudaFiles, lintFiles } from "../lint/lintFiles";
 import { formatText, toJsonFindings, toSarif } from "../lint/report";
 import { rules } from "../rules/index";
+import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
 
 interface LintCliOptions {
@@ -26,13 +27,13 @@ export function lintCommand(): Command {
         archs = opts.arch ? parseArchList(opts.arch) : undefined;
         if (opts.arch !== undefined && archs?.length === 0) throw new Error("--arch is empty");
       } catch (err) {
-        throw new CliError(`--arch: ${err instanceof Error ? err.message : String(err)}`, 2);
+        throw new CliError(`--arch: ${errorMessage(err)}`, 2);
       }
       let files: string[];
       try {
         files = collectCudaFiles(paths);
       } catch (err) {
-        throw new CliError(err instanceof Error ? err.message : String(err), 2);
+        throw new CliError(errorMessage(err), 2);
       }
       if (files.length === 0)
         process.stderr.write(`cuda-kernel-dev lint: no .cu or .cuh files in ${paths.join(", ")}\n`);

@@ -9,6 +9,6 @@ export function lspCommand(): Command {
     .action(async (opts: { stdio?: boolean }) => {
       if (!opts.stdio) throw new CliError("only stdio is supported: cuda-kernel-dev lsp --stdio", 2);
       // Importing the server module starts it; the connection picks --stdio from the command line.
-      await import("../server.js");
+      await import("../lsp/main.js");
     });
 }

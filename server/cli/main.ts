@@ -1,6 +1,7 @@
 // `cuda-kernel-dev`: every feature of the extension from a terminal, for CI and other editors.
 // Each subcommand lives in its own file under server/cli/ and is registered here.
 import { Command, CommanderError } from "commander";
+import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
 import { lintCommand } from "./lint";
 import { lspCommand } from "./lsp";
@@ -31,7 +32,7 @@ for (const c of commands) program.addCommand(c);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) process.exit(err.exitCode);
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   process.stderr.write(`cuda-kernel-dev: ${message}\n`);
   process.exit(err instanceof CliError ? err.exitCode : 2);
 });

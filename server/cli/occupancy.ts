@@ -10,6 +10,7 @@ import {
   type KernelUsage,
   type OccupancyResult,
 } from "../occupancy/occupancy";
+import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
 
 interface OccupancyCliOptions {
@@ -78,7 +79,7 @@ function runBatch(file: string): void {
       trim: true,
     });
   } catch (err) {
-    throw new CliError(`--batch ${file}: ${err instanceof Error ? err.message : String(err)}`, 2);
+    throw new CliError(`--batch ${file}: ${errorMessage(err)}`, 2);
   }
   const missing = ["arch", "regs", "staticSmem", "block", "dynamicSmem"].filter(
     (c) => rows.length > 0 && !(c in rows[0]!),

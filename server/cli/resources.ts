@@ -9,6 +9,7 @@ import { compileForArchs, mergeDiagnostics, projectFlags } from "../compiler/com
 import { NvccNotFoundError, resolveNvcc } from "../compiler/nvcc";
 import { formatArch, parseArchList } from "../lint/arch";
 import { resolveTargets } from "../lint/targets";
+import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
 
 interface ResourcesCliOptions {
@@ -45,7 +46,7 @@ export function resourcesCommand(): Command {
             ? parseArchList(opts.arch)
             : resolveTargets({ file, stopAt: process.cwd() }).archs;
       } catch (err) {
-        throw new CliError(`--arch: ${err instanceof Error ? err.message : String(err)}`, 2);
+        throw new CliError(`--arch: ${errorMessage(err)}`, 2);
       }
       if (archs.length === 0) throw new CliError("--arch is empty", 2);
       let nvcc: string;

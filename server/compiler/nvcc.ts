@@ -5,6 +5,7 @@ import { access } from "node:fs/promises";
 import { devNull } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { LaunchError, runProcess } from "../process/launch";
+import { errorMessage } from "../util/errorMessage";
 
 export class NvccNotFoundError extends Error {
   override name = "NvccNotFoundError";
@@ -151,9 +152,7 @@ export function flagsFromCompileCommands(
   try {
     entries = JSON.parse(readFileSync(compileCommandsPath, "utf8"));
   } catch (err) {
-    throw new Error(
-      `cannot read ${compileCommandsPath}: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new Error(`cannot read ${compileCommandsPath}: ${errorMessage(err)}`);
   }
   if (!Array.isArray(entries))
     throw new Error(`${compileCommandsPath}: expected a JSON array of compile commands`);

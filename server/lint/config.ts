@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { errorMessage } from "../util/errorMessage";
 import type { SeverityOverride } from "./engine";
 
 export const CONFIG_FILE_NAME = ".cuda-kernel-dev.toml";
@@ -67,7 +68,7 @@ export function loadConfigFile(file: string, knownRules: ReadonlySet<string>): W
   try {
     doc = parseToml(readFileSync(file, "utf8"));
   } catch (err) {
-    config.problems.push(`${file}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    config.problems.push(`${file}: ${errorMessage(err).split("\n")[0]}`);
     return config;
   }
   config.severity = checkSeverityMap(doc.rules, knownRules, `${file} [rules]`, config.problems);

@@ -1,4 +1,5 @@
 // The `cudaKernelDev` settings the server reads, checked field by field (they arrive untyped).
+import { errorMessage } from "../util/errorMessage";
 import { parseArchList } from "./arch";
 import { checkSeverityMap } from "./config";
 import type { SeverityOverride } from "./engine";
@@ -37,7 +38,7 @@ export function readSettings(raw: unknown, knownRules: ReadonlySet<string>): Lin
     try {
       s.targets = parseArchList(targets);
     } catch (err) {
-      s.problems.push(`cudaKernelDev.targets: ${err instanceof Error ? err.message : String(err)}`);
+      s.problems.push(`cudaKernelDev.targets: ${errorMessage(err)}`);
     }
   }
   const lint = raw.lint;

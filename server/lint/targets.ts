@@ -3,8 +3,19 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import type { TargetSource } from "../protocol";
+import { errorMessage } from "../util/errorMessage";
 import { parseArch } from "./arch";
+
+/** Where the target architectures in force came from, in the order they are looked for. */
+export type TargetSource =
+  | "setting"
+  | "build.toml"
+  | "CMakeLists.txt"
+  | "setup.py"
+  | "TORCH_CUDA_ARCH_LIST"
+  | "compile_commands.json"
+  | "cli"
+  | "default";
 
 export interface ResolvedTargets {
   /** SM numbers, ascending, never empty. */
@@ -80,7 +91,7 @@ function tryRead(file: string, read: Reader, notes: string[]): number[] | undefi
   try {
     return read(file, readFileSync(file, "utf8"), notes);
   } catch (err) {
-    notes.push(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+    notes.push(`${file}: ${errorMessage(err)}`);
     return undefined;
   }
 }

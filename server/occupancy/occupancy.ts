@@ -100,6 +100,92 @@ function checkInteger(name: string, v: number, min: number): void {
     throw new OccupancyInputError(`${name} must be an integer >= ${min}, got ${v}`);
 }
 
+/** What one resource allows: blocks per SM (INT_MAX: no limit) and what a block is allocated of it. */
+interface ResourceLimit {
+  limit: number;
+  allocatedPerBlock: number;
+}
+
+// cudaOccMaxBlocksPerSMRegsLimit (partitioned global caching is off from 7.x on).
+function registersLimit(
+  l: ArchLimits,
+  kernel: KernelUsage,
+  launch: LaunchShape,
+  warpsPerBlock: number,
+  reasons: string[],
+): ResourceLimit {
+  const regsAllocatedPerWarp = roundUp(kernel.regsPerThread * l.warpSize, REG_ALLOCATION_GRANULARITY);
+  const allocatedPerBlock = regsAllocatedPerWarp * warpsPerBlock;
+  // The hardware check assumes a block's warps are spread over all four sub-partitions.
+  const regsAssumedPerBlock = regsAllocatedPerWarp * roundUp(warpsPerBlock, SUB_PARTITIONS);
+  if (
+    l.regsPerBlock < regsAssumedPerBlock ||
+    l.regsPerBlock < allocatedPerBlock ||
+    kernel.regsPerThread > REG_MAX_PER_THREAD
+  ) {
+    reasons.push(
+      `${kernel.regsPerThread} registers x ${launch.blockSize} threads exceed the ${l.regsPerBlock} registers a block may use`,
+    );
+    return { limit: 0, allocatedPerBlock };
+  }
+  if (regsAllocatedPerWarp === 0) return { limit: INT_MAX, allocatedPerBlock };
+  const warpsPerSubPartition = Math.floor(l.regsPerSM / SUB_PARTITIONS / regsAllocatedPerWarp);
+  return { limit: Math.floor((warpsPerSubPartition * SUB_PARTITIONS) / warpsPerBlock), allocatedPerBlock };
+}
+
+// cudaOccMaxBlocksPerSMWarpsLimit.
+function warpsLimit(l: ArchLimits, launch: LaunchShape, warpsPerBlock: number, reasons: string[]): number {
+  if (launch.blockSize > l.maxThreadsPerBlock) {
+    reasons.push(`a block of ${launch.blockSize} threads exceeds the ${l.maxThreadsPerBlock}-thread maximum`);
+    return 0;
+  }
+  return Math.floor(l.maxThreadsPerSM / l.warpSize / warpsPerBlock);
+}
+
+// cudaOccMaxBlocksPerSMSmemLimit with the default carveout preference and the opt-in per-function
+// limit that cudaFuncAttributes imply.
+function sharedMemoryLimit(
+  arch: string,
+  l: ArchLimits,
+  kernel: KernelUsage,
+  launch: LaunchShape,
+  maxDynamic: number,
+  reasons: string[],
+): ResourceLimit {
+  const granularity = smemAllocationGranularity(l.major);
+  const staticSmem = kernel.staticSmemBytes + l.reservedSharedMemPerBlock;
+  const allocatedPerBlock = roundUp(staticSmem + launch.dynamicSmemBytes, granularity);
+  const maxSmemUsagePerBlock = staticSmem + maxDynamic;
+  let smemLimitPerBlock =
+    maxSmemUsagePerBlock > l.sharedMemPerBlock ? l.sharedMemPerBlockOptin : l.sharedMemPerBlock;
+  if (l.major >= 8) smemLimitPerBlock += l.reservedSharedMemPerBlock;
+  if (launch.dynamicSmemBytes > maxDynamic) {
+    reasons.push(
+      `${launch.dynamicSmemBytes} B of dynamic shared memory exceed the kernel's limit of ${maxDynamic} B (cudaFuncAttributeMaxDynamicSharedMemorySize)`,
+    );
+    return { limit: 0, allocatedPerBlock };
+  }
+  if (allocatedPerBlock > smemLimitPerBlock) {
+    reasons.push(
+      `${allocatedPerBlock} B of shared memory per block exceed the ${smemLimitPerBlock} B a block may use`,
+    );
+    return { limit: 0, allocatedPerBlock };
+  }
+  if (allocatedPerBlock === 0) return { limit: INT_MAX, allocatedPerBlock };
+  // The default carveout is the largest; cudaOccSMemPreferenceVoltaPlus aligns it up to a step.
+  const preference = alignUpCarveout(l.sharedMemPerSM, l);
+  if (preference === undefined)
+    throw new OccupancyInputError(`${arch}: no shared memory carveout fits ${l.sharedMemPerSM} B`);
+  let smemPerSM = preference;
+  if (preference < allocatedPerBlock) {
+    const aligned = alignUpCarveout(allocatedPerBlock, l);
+    if (aligned === undefined)
+      throw new OccupancyInputError(`${arch}: no shared memory carveout fits ${allocatedPerBlock} B`);
+    smemPerSM = aligned;
+  }
+  return { limit: Math.floor(smemPerSM / allocatedPerBlock), allocatedPerBlock };
+}
+
 /** Active blocks per SM for a kernel and launch shape: the driver's answer for a device of `arch`. */
 export function occupancy(arch: string, kernel: KernelUsage, launch: LaunchShape): OccupancyResult {
   const l = archLimits(arch);
@@ -116,90 +202,24 @@ export function occupancy(arch: string, kernel: KernelUsage, launch: LaunchShape
   const warpsPerBlock = divideRoundUp(launch.blockSize, l.warpSize);
   const maxWarpsPerSM = l.maxThreadsPerSM / l.warpSize;
   const reasons: string[] = [];
+  const regs = registersLimit(l, kernel, launch, warpsPerBlock, reasons);
+  const warps = warpsLimit(l, launch, warpsPerBlock, reasons);
+  const blocks = l.maxBlocksPerSM;
+  const smem = sharedMemoryLimit(arch, l, kernel, launch, maxDynamic, reasons);
 
-  // Registers (cudaOccMaxBlocksPerSMRegsLimit; partitioned global caching is off from 7.x on).
-  const regsAllocatedPerWarp = roundUp(kernel.regsPerThread * l.warpSize, REG_ALLOCATION_GRANULARITY);
-  const regsAllocatedPerBlock = regsAllocatedPerWarp * warpsPerBlock;
-  // The hardware check assumes a block's warps are spread over all four sub-partitions.
-  const regsAssumedPerBlock = regsAllocatedPerWarp * roundUp(warpsPerBlock, SUB_PARTITIONS);
-  let regsLimit: number;
-  if (
-    l.regsPerBlock < regsAssumedPerBlock ||
-    l.regsPerBlock < regsAllocatedPerBlock ||
-    kernel.regsPerThread > REG_MAX_PER_THREAD
-  ) {
-    regsLimit = 0;
-    reasons.push(
-      `${kernel.regsPerThread} registers x ${launch.blockSize} threads exceed the ${l.regsPerBlock} registers a block may use`,
-    );
-  } else if (regsAllocatedPerWarp > 0) {
-    const warpsPerSubPartition = Math.floor(l.regsPerSM / SUB_PARTITIONS / regsAllocatedPerWarp);
-    regsLimit = Math.floor((warpsPerSubPartition * SUB_PARTITIONS) / warpsPerBlock);
-  } else {
-    regsLimit = INT_MAX;
-  }
-
-  // Warps (cudaOccMaxBlocksPerSMWarpsLimit).
-  let warpsLimit: number;
-  if (launch.blockSize > l.maxThreadsPerBlock) {
-    warpsLimit = 0;
-    reasons.push(`a block of ${launch.blockSize} threads exceeds the ${l.maxThreadsPerBlock}-thread maximum`);
-  } else {
-    warpsLimit = Math.floor(maxWarpsPerSM / warpsPerBlock);
-  }
-
-  const blocksLimit = l.maxBlocksPerSM;
-
-  // Shared memory (cudaOccMaxBlocksPerSMSmemLimit with the default carveout preference and the
-  // opt-in per-function limit that cudaFuncAttributes imply).
-  const granularity = smemAllocationGranularity(l.major);
-  const staticSmem = kernel.staticSmemBytes + l.reservedSharedMemPerBlock;
-  const smemAllocatedPerBlock = roundUp(staticSmem + launch.dynamicSmemBytes, granularity);
-  const maxSmemUsagePerBlock = staticSmem + maxDynamic;
-  let smemLimitPerBlock =
-    maxSmemUsagePerBlock > l.sharedMemPerBlock ? l.sharedMemPerBlockOptin : l.sharedMemPerBlock;
-  if (l.major >= 8) smemLimitPerBlock += l.reservedSharedMemPerBlock;
-  let smemLimit: number;
-  if (launch.dynamicSmemBytes > maxDynamic) {
-    smemLimit = 0;
-    reasons.push(
-      `${launch.dynamicSmemBytes} B of dynamic shared memory exceed the kernel's limit of ${maxDynamic} B (cudaFuncAttributeMaxDynamicSharedMemorySize)`,
-    );
-  } else if (smemAllocatedPerBlock > smemLimitPerBlock) {
-    smemLimit = 0;
-    reasons.push(
-      `${smemAllocatedPerBlock} B of shared memory per block exceed the ${smemLimitPerBlock} B a block may use`,
-    );
-  } else if (smemAllocatedPerBlock === 0) {
-    smemLimit = INT_MAX;
-  } else {
-    // The default carveout is the largest; cudaOccSMemPreferenceVoltaPlus aligns it up to a step.
-    const preference = alignUpCarveout(l.sharedMemPerSM, l);
-    if (preference === undefined)
-      throw new OccupancyInputError(`${arch}: no shared memory carveout fits ${l.sharedMemPerSM} B`);
-    let smemPerSM = preference;
-    if (preference < smemAllocatedPerBlock) {
-      const aligned = alignUpCarveout(smemAllocatedPerBlock, l);
-      if (aligned === undefined)
-        throw new OccupancyInputError(`${arch}: no shared memory carveout fits ${smemAllocatedPerBlock} B`);
-      smemPerSM = aligned;
-    }
-    smemLimit = Math.floor(smemPerSM / smemAllocatedPerBlock);
-  }
-
-  const limit0 = Math.min(regsLimit, smemLimit, warpsLimit, blocksLimit);
+  const limit0 = Math.min(regs.limit, smem.limit, warps, blocks);
   let limiters: Limiter[] = [];
-  if (limit0 === warpsLimit) limiters.push("warps");
-  if (limit0 === regsLimit) limiters.push("registers");
-  if (limit0 === smemLimit) limiters.push("sharedMemory");
-  if (limit0 === blocksLimit) limiters.push("blocks");
+  if (limit0 === warps) limiters.push("warps");
+  if (limit0 === regs.limit) limiters.push("registers");
+  if (limit0 === smem.limit) limiters.push("sharedMemory");
+  if (limit0 === blocks) limiters.push("blocks");
 
   // From Hopper on, block barriers limit occupancy too (the header ORs the bit into the others;
   // here a strictly lower barrier limit replaces them, so the named limit is the one that binds).
   let limit = limit0;
   let barriersLimit = INT_MAX;
   if (l.major >= 9 && barriers > 0) {
-    barriersLimit = Math.floor((blocksLimit * barrierSlotsPerBlockSlot(l)) / barriers);
+    barriersLimit = Math.floor((blocks * barrierSlotsPerBlockSlot(l)) / barriers);
     if (barriersLimit < limit0) limiters = ["barriers"];
     else if (barriersLimit === limit0) limiters.push("barriers");
     limit = Math.min(limit0, barriersLimit);
@@ -216,14 +236,14 @@ export function occupancy(arch: string, kernel: KernelUsage, launch: LaunchShape
     limitedBy: limiters[0] ?? "warps",
     limiters,
     blockLimits: {
-      warps: warpsLimit,
-      registers: orNull(regsLimit),
-      sharedMemory: orNull(smemLimit),
-      blocks: blocksLimit,
+      warps,
+      registers: orNull(regs.limit),
+      sharedMemory: orNull(smem.limit),
+      blocks,
       barriers: orNull(barriersLimit),
     },
-    allocatedRegistersPerBlock: regsAllocatedPerBlock,
-    allocatedSmemPerBlock: smemAllocatedPerBlock,
+    allocatedRegistersPerBlock: regs.allocatedPerBlock,
+    allocatedSmemPerBlock: smem.allocatedPerBlock,
   };
   if (limit === 0 && reasons.length > 0) result.reason = reasons.join("; ");
   return result;

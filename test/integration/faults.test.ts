@@ -5,19 +5,17 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { startLsp, type LspSession } from "./lspClient";
+import { lspForFile, type LspSession } from "./lspClient";
 
 let lsp: LspSession;
 const uri = (name: string): string => pathToFileURL(join(__dirname, "nonexistent-project", name)).href;
 
-before(async () => {
-  lsp = await startLsp({ settings: { targets: ["sm_90"] }, initializationOptions: { lintDebounceMs: 20 } });
-});
-after(async () => {
-  await lsp.close();
-});
+lspForFile(
+  { settings: { targets: ["sm_90"] }, initializationOptions: { lintDebounceMs: 20 } },
+  (s) => (lsp = s),
+);
 
 async function open(u: string, text: string): Promise<void> {
   await lsp.conn.sendNotification("textDocument/didOpen", {

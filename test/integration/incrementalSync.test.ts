@@ -4,24 +4,22 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { TextDocumentContentChangeEvent } from "vscode-languageserver-protocol/node";
 import { lintSource } from "../../server/lint/lintDocument";
 import { rules } from "../../server/rules/index";
-import { REPO, startLsp, type LspSession } from "./lspClient";
+import { lspForFile, REPO, type LspSession } from "./lspClient";
 
 let lsp: LspSession;
-before(async () => {
-  lsp = await startLsp({
+lspForFile(
+  {
     settings: { targets: ["sm_75", "sm_90"] },
     initializationOptions: { lintDebounceMs: 0 },
-  });
-});
-after(async () => {
-  await lsp.close();
-});
+  },
+  (s) => (lsp = s),
+);
 
 const SNIPPETS = [
   "__shfl_down(v, 1)",

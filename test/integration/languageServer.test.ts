@@ -1,14 +1,14 @@
 // Drives the real server over stdio with a real LSP client: open, edit, diagnostics, code action, hover,
 // symbols, settings changes and close.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { CodeAction, DocumentSymbol, Hover, TextEdit } from "vscode-languageserver-protocol/node";
-import { startLsp, type LspSession } from "./lspClient";
+import { lspForFile, type LspSession } from "./lspClient";
 
 const URI = pathToFileURL(join(__dirname, "nonexistent-project", "reduce.cu")).href;
 const SRC = `__device__ float warp_sum(float v) {
@@ -25,15 +25,13 @@ __global__ void reduce(const float* x, float* out) {
 let lsp: LspSession;
 let doc: TextDocument;
 
-before(async () => {
-  lsp = await startLsp({
+lspForFile(
+  {
     settings: { targets: ["sm_75", "sm_90"] },
     initializationOptions: { lintDebounceMs: 20 },
-  });
-});
-after(async () => {
-  await lsp.close();
-});
+  },
+  (s) => (lsp = s),
+);
 
 const shuffleFindings = (d: { code?: string | number }[]): number =>
   d.filter((x) => x.code === "deprecated-shuffle").length;

@@ -2,6 +2,7 @@
 // what the server publishes so tests can wait for a state (polling, never sleeping a fixed time).
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -10,7 +11,13 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
-import type { ServerStatusParams, TargetsParams } from "../../server/protocol";
+import {
+  serverStatusNotification,
+  targetsNotification,
+  type InitializationOptions,
+  type ServerStatusParams,
+  type TargetsParams,
+} from "../../server/protocol";
 
 export const REPO = join(__dirname, "..", "..");
 
@@ -32,16 +39,28 @@ export interface LspSession {
   close(): Promise<void>;
 }
 
+export interface LspOptions {
+  settings?: unknown;
+  initializationOptions?: InitializationOptions;
+  /** Replaces the default (the CLI from source), e.g. ["dist/server.js", "--stdio"]. */
+  args?: string[];
+  rootUri?: string | null;
+}
+
+/** One server for a test file: started before its tests, closed after them; `use` receives the session. */
+export function lspForFile(opts: LspOptions, use: (session: LspSession) => void): void {
+  let session: LspSession | undefined;
+  before(async () => {
+    session = await startLsp(opts);
+    use(session);
+  });
+  after(async () => {
+    await session?.close();
+  });
+}
+
 /** Starts the server (from source through tsx, or a given bundle) and initializes it. */
-export async function startLsp(
-  opts: {
-    settings?: unknown;
-    initializationOptions?: unknown;
-    /** Replaces the default (the CLI from source), e.g. ["dist/server.js", "--stdio"]. */
-    args?: string[];
-    rootUri?: string | null;
-  } = {},
-): Promise<LspSession> {
+export async function startLsp(opts: LspOptions = {}): Promise<LspSession> {
   const args = opts.args ?? ["--import", "tsx", join(REPO, "server/cli/main.ts"), "lsp", "--stdio"];
   const proc = spawn(process.execPath, args, { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
   const conn = createProtocolConnection(
@@ -105,10 +124,10 @@ export async function startLsp(
     session.diagnostics.set(p.uri, p);
     for (const w of [...waiting]) w(p);
   });
-  conn.onNotification("cudaKernelDev/status", (p: ServerStatusParams) => {
+  conn.onNotification(serverStatusNotification, (p) => {
     session.status.push(p);
   });
-  conn.onNotification("cudaKernelDev/targets", (p: TargetsParams) => {
+  conn.onNotification(targetsNotification, (p) => {
     session.targets.set(p.uri, p);
   });
   conn.onNotification("window/logMessage", (p: { message: string }) => {

@@ -75,35 +75,89 @@ describe("machineValue: the workspace never chooses the program", () => {
   });
 });
 
-describe("an untrusted workspace that points the tools at its own script", () => {
+/** A cloned workspace whose .vscode/settings.json points every tool at its own script. */
+interface HostileWorkspace {
+  ws: string;
+  /** Written by the script when anything runs it. */
+  marker: string;
+  evil: string;
+  kernel: string;
+  /** What VS Code would hand the extension for each program setting of this workspace. */
+  inspected: Record<string, InspectedSetting<string>>;
+}
+
+function hostileWorkspace(): HostileWorkspace {
   const ws = mkdtempSync(join(tmpdir(), "ckd-untrusted-"));
-  const marker = join(ws, "MARKER-script-ran");
   const evil = join(ws, "tools", "evil.sh");
-  const kernel = join(ws, "k.cu");
+  return { ws, marker: join(ws, "MARKER-script-ran"), evil, kernel: join(ws, "k.cu"), inspected: {} };
+}
+
+function writeHostileWorkspace({ ws, marker, evil, kernel, inspected }: HostileWorkspace): void {
+  mkdirSync(join(ws, "tools"));
+  mkdirSync(join(ws, ".vscode"));
+  writeFileSync(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`);
+  chmodSync(evil, 0o755);
+  writeFileSync(kernel, "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n");
+  const ws_settings = {
+    "cudaKernelDev.nvcc.path": evil,
+    "cudaKernelDev.ncu.path": evil,
+    "cudaKernelDev.nsys.path": evil,
+    "cudaKernelDev.nvidiaSmi.path": evil,
+    "cudaKernelDev.nvcc.extraArgs": ["-ccbin", evil],
+  };
+  writeFileSync(join(ws, ".vscode", "settings.json"), JSON.stringify(ws_settings, null, 2));
+  for (const [k, v] of Object.entries(ws_settings))
+    if (typeof v === "string")
+      inspected[k] = { defaultValue: settings[k] ? "" : undefined, workspaceValue: v };
+}
+
+/** Each path the extension takes to run a tool, with the program the workspace asked for. */
+async function attemptEveryTool(
+  { ws, evil, kernel }: HostileWorkspace,
+  program: (setting: string) => string,
+): Promise<void> {
+  const tries: Promise<unknown>[] = [
+    compileForArchs({
+      file: kernel,
+      archs: ["sm_90"],
+      nvcc: program("cudaKernelDev.nvcc.path"),
+      flags: { args: ["-ccbin", evil], cwd: ws, from: "settings" },
+      timeoutMs: 60_000,
+    }),
+    profile({
+      ncuPath: program("cudaKernelDev.ncu.path"),
+      command: [evil],
+      report: join(ws, "r"),
+      set: "basic",
+      clockControl: "base",
+    }),
+    nsysProfileAndStats({
+      nsysPath: program("cudaKernelDev.nsys.path"),
+      command: [evil],
+      report: join(ws, "n"),
+    }),
+    queryNvidiaSmi(program("cudaKernelDev.nvidiaSmi.path")),
+    (async () => {
+      const client = new RunnerClient({ runnerPath: evil, execPath: evil, execArgv: [], maxRestarts: 0 });
+      try {
+        await client.request("devices", {});
+      } finally {
+        await client.dispose();
+      }
+    })(),
+  ];
+  await Promise.allSettled(tries);
+}
+
+describe("an untrusted workspace that points the tools at its own script", () => {
+  const hostile = hostileWorkspace();
+  const { ws, marker, evil, kernel, inspected } = hostile;
   let trusted = false;
   let launches: LaunchEvent[] = [];
   let stopSpy: () => void = () => undefined;
 
-  // What VS Code would hand the extension for each program setting of this workspace.
-  const inspected: Record<string, InspectedSetting<string>> = {};
-
   before(() => {
-    mkdirSync(join(ws, "tools"));
-    mkdirSync(join(ws, ".vscode"));
-    writeFileSync(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`);
-    chmodSync(evil, 0o755);
-    writeFileSync(kernel, "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n");
-    const ws_settings = {
-      "cudaKernelDev.nvcc.path": evil,
-      "cudaKernelDev.ncu.path": evil,
-      "cudaKernelDev.nsys.path": evil,
-      "cudaKernelDev.nvidiaSmi.path": evil,
-      "cudaKernelDev.nvcc.extraArgs": ["-ccbin", evil],
-    };
-    writeFileSync(join(ws, ".vscode", "settings.json"), JSON.stringify(ws_settings, null, 2));
-    for (const [k, v] of Object.entries(ws_settings))
-      if (typeof v === "string")
-        inspected[k] = { defaultValue: settings[k] ? "" : undefined, workspaceValue: v };
+    writeHostileWorkspace(hostile);
     setLaunchPolicy(trustPolicy(() => trusted));
     stopSpy = addLaunchObserver((e) => launches.push(e));
   });
@@ -115,41 +169,8 @@ describe("an untrusted workspace that points the tools at its own script", () =>
   afterEach(() => {
     launches = [];
   });
-
-  /** Each path the extension takes to run a tool, with the program the workspace asked for. */
-  const attempts = async (program: (setting: string) => string): Promise<void> => {
-    const tries: Promise<unknown>[] = [
-      compileForArchs({
-        file: kernel,
-        archs: ["sm_90"],
-        nvcc: program("cudaKernelDev.nvcc.path"),
-        flags: { args: ["-ccbin", evil], cwd: ws, from: "settings" },
-        timeoutMs: 60_000,
-      }),
-      profile({
-        ncuPath: program("cudaKernelDev.ncu.path"),
-        command: [evil],
-        report: join(ws, "r"),
-        set: "basic",
-        clockControl: "base",
-      }),
-      nsysProfileAndStats({
-        nsysPath: program("cudaKernelDev.nsys.path"),
-        command: [evil],
-        report: join(ws, "n"),
-      }),
-      queryNvidiaSmi(program("cudaKernelDev.nvidiaSmi.path")),
-      (async () => {
-        const client = new RunnerClient({ runnerPath: evil, execPath: evil, execArgv: [], maxRestarts: 0 });
-        try {
-          await client.request("devices", {});
-        } finally {
-          await client.dispose();
-        }
-      })(),
-    ];
-    await Promise.allSettled(tries);
-  };
+  const attempts = (program: (setting: string) => string): Promise<void> =>
+    attemptEveryTool(hostile, program);
 
   it("untrusted: nothing starts, every attempt is denied, the script never runs", async () => {
     trusted = false;
@@ -198,7 +219,7 @@ describe("an untrusted workspace that points the tools at its own script", () =>
 describe("the language server process", () => {
   it("cannot start programs: none of our modules in its bundle imports child_process or the launcher", async () => {
     const r = await build({
-      entryPoints: [join(REPO, "server", "server.ts")],
+      entryPoints: [join(REPO, "server", "lsp", "main.ts")],
       bundle: true,
       platform: "node",
       write: false,
@@ -207,7 +228,8 @@ describe("the language server process", () => {
       external: ["web-tree-sitter", "tree-sitter-cuda"],
     });
     // vscode-languageserver's files.js imports child_process for helpers the server never calls.
-    const ours = Object.entries(r.metafile.inputs).filter(([file]) => !file.startsWith("node_modules/"));
+    // A worktree may link node_modules from elsewhere, so its inputs can start with "../".
+    const ours = Object.entries(r.metafile.inputs).filter(([file]) => !/(^|\/)node_modules\//.test(file));
     assert.ok(ours.length > 20);
     const imports = ours.flatMap(([file, i]) =>
       i.imports

@@ -1,0 +1,70 @@
+// startServer on an in-memory connection, in this process: the server needs no stdio or IPC of its own, so
+// its features can be driven (and debugged) without spawning it.
+import assert from "node:assert/strict";
+import { PassThrough } from "node:stream";
+import { test } from "node:test";
+import {
+  createProtocolConnection,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol/node";
+import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { startServer } from "../../server/lsp/server";
+import { serverStatusNotification, targetsNotification, type TargetsParams } from "../../server/protocol";
+import { rules } from "../../server/rules/index";
+
+test("in process: open -> targets and diagnostics, close -> cleared", async () => {
+  const [toServer, toClient] = [new PassThrough(), new PassThrough()];
+  const server = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(toServer),
+    new StreamMessageWriter(toClient),
+  );
+  startServer(server);
+  const client = createProtocolConnection(
+    new StreamMessageReader(toClient),
+    new StreamMessageWriter(toServer),
+  );
+  const published: PublishDiagnosticsParams[] = [];
+  const targets: TargetsParams[] = [];
+  const ready = new Promise((resolve) => client.onNotification(serverStatusNotification, resolve));
+  client.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    published.push(p);
+  });
+  client.onNotification(targetsNotification, (p) => {
+    targets.push(p);
+  });
+  client.listen();
+  await client.sendRequest("initialize", {
+    processId: null,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { lintDebounceMs: 0, settings: { targets: ["sm_90"] } },
+  });
+  await client.sendNotification("initialized", {});
+  assert.deepEqual(await ready, {
+    health: "ok",
+    message: `cuda-kernel-dev language server: ${rules.length} rules`,
+  });
+
+  const uri = "untitled:k.cu";
+  const text = "__global__ void k(float* x) { x[0] = __shfl_down(x[0], 1); }\n";
+  await client.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "cuda-cpp", version: 1, text },
+  });
+  for (let i = 0; i < 500 && published.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(
+    published[0]?.diagnostics.map((d) => d.code),
+    ["deprecated-shuffle"],
+  );
+  assert.deepEqual(targets, [{ uri, archs: ["sm_90"], source: "setting" }]);
+
+  await client.sendNotification("textDocument/didClose", { textDocument: { uri } });
+  for (let i = 0; i < 500 && published.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(published[1], { uri, diagnostics: [] });
+  await client.sendRequest("shutdown");
+  client.dispose();
+  server.dispose();
+});
