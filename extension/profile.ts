@@ -32,6 +32,8 @@ type Harness = { kind: "program" } | { kind: "bench" } | { kind: "command"; comm
 interface Job {
   uri: vscode.Uri;
   kernel: KernelInfo;
+  /** The command's scan of the document, reused by the benchmark harness while it matches the file on disk. */
+  scan?: KernelInfo[];
   harness: Harness;
   /** Where the program runs and the reports go under. */
   folder: string;
@@ -73,7 +75,15 @@ class Profiler implements vscode.Disposable {
     if (!harness) return;
     const abort = new AbortController();
     this.running = abort;
-    const job: Job = { uri: doc.uri, kernel, harness, folder, ncu: settings().ncu, signal: abort.signal };
+    const job: Job = {
+      uri: doc.uri,
+      kernel,
+      ...(doc.isDirty ? {} : { scan: target.scan }),
+      harness,
+      folder,
+      ncu: settings().ncu,
+      signal: abort.signal,
+    };
     try {
       await vscode.window.withProgress(
         {
@@ -132,6 +142,7 @@ class Profiler implements vscode.Disposable {
         ? await profileWithBenchHarness({
             file: job.uri.fsPath,
             kernel: qualifiedName(job.kernel),
+            ...(job.scan ? { scan: job.scan } : {}),
             nvcc: await settings(job.uri).nvccExecutable(),
             ncu: ncu.path,
             set: ncu.set,

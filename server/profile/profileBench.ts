@@ -19,6 +19,7 @@ import {
 } from "../../native/runner/runnerClient";
 import { defaultCacheDir } from "../bench/compile";
 import { LaunchError } from "../process/launch";
+import type { KernelInfo } from "../bench/kernelScan";
 import { runBenchmark, type BenchProgress, type BenchRunner } from "../bench/runBench";
 import {
   NcuError,
@@ -135,6 +136,8 @@ export class BenchProfiler implements BenchRunner {
 export interface BenchHarnessProfile {
   file: string;
   kernel: string;
+  /** scanKernels() of the file's text when the caller has it: the file is then not scanned again. */
+  scan?: KernelInfo[];
   nvcc: string;
   ncu: string;
   arch?: string;
@@ -169,6 +172,7 @@ export async function profileWithBenchHarness(o: BenchHarnessProfile): Promise<s
     const results = await runBenchmark({
       file: o.file,
       kernel: o.kernel,
+      ...(o.scan ? { scan: o.scan } : {}),
       runner: profiler,
       nvccPath: o.nvcc,
       extraArgs: ["-lineinfo"],
