@@ -86,6 +86,6 @@ async function openResultsFile(
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   ctx.subscriptions.push(
     vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (arg: unknown) => openResultsFile(ctx, log, arg)),
-    { dispose: () => panels.dispose() },
+    panels,
   );
 }

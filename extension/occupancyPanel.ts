@@ -90,7 +90,7 @@ class OccupancyPanel {
   }
 
   dispose(): void {
-    this.host?.panel.dispose();
+    this.host?.dispose();
   }
 }
 

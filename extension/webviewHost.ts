@@ -21,7 +21,7 @@ export interface PanelOptions {
   label: string;
 }
 
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   const root = vscode.Uri.joinPath(extensionUri, "dist", "webview");
   return { enableScripts: true, localResourceRoots: [root] };
 }
@@ -78,6 +78,11 @@ export class WebviewHost<M> {
     if (this.ready) void this.panel.webview.postMessage(message);
   }
 
+  /** Closes the panel (its listener goes with it). */
+  dispose(): void {
+    this.panel.dispose();
+  }
+
   private receive(m: unknown): void {
     if (!isPanelMessage(m)) {
       this.log.warn(`${this.label}: dropped a malformed message`);
@@ -116,6 +121,6 @@ export class PanelSet<M> {
   }
 
   dispose(): void {
-    for (const h of this.hosts.values()) h.panel.dispose();
+    for (const h of this.hosts.values()) h.dispose();
   }
 }
