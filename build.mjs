@@ -57,9 +57,12 @@ function copyAssets() {
   cpSync("node_modules/web-tree-sitter/web-tree-sitter.wasm", `${dist}/wasm/web-tree-sitter.wasm`);
   cpSync("node_modules/tree-sitter-cuda/tree-sitter-cuda.wasm", `${dist}/wasm/tree-sitter-cuda.wasm`);
   if (existsSync("server/rules/docs")) cpSync("server/rules/docs", `${dist}/rules`, { recursive: true });
-  for (const css of existsSync("webview") ? readdirSync("webview").filter((f) => f.endsWith(".css")) : []) {
+  // Each panel's stylesheet, webview/<panel>/<panel>.css, goes beside its script: dist/webview/<panel>.css.
+  for (const panel of existsSync("webview") ? readdirSync("webview") : []) {
+    const css = join("webview", panel, `${panel}.css`);
+    if (!existsSync(css)) continue;
     mkdirSync(`${dist}/webview`, { recursive: true });
-    cpSync(join("webview", css), `${dist}/webview/${css}`);
+    cpSync(css, `${dist}/webview/${panel}.css`);
   }
   const addon = "native/build/Release/cuda_addon.node";
   if (existsSync(addon)) {

@@ -1,28 +1,16 @@
-// The benchmark results panel's host side: one webview per kernel, locked down (CSP default-src
-// 'none', a fresh nonce per load, scripts only from dist/webview), fed after its `ready` message, and
-// the command that opens a saved results JSON (`cudaKernelDev.openBenchResults`).
-import { randomBytes } from "node:crypto";
+// The benchmark results panel: one per kernel, hosted by webviewHost.ts, and the command that opens
+// a saved results JSON (`cudaKernelDev.openBenchResults`).
 import { readFile } from "node:fs/promises";
 import * as vscode from "vscode";
 import { readHistory } from "../server/bench/history";
 import { type BenchRunResults, type HistoryEntry, isBenchRunResults } from "../server/bench/results";
-import { type HostMessage, isPanelMessage } from "../webview/bench/protocol";
-import { panelHtml } from "./benchPanelHtml";
+import { errorMessage } from "../server/util/errorMessage";
+import type { HostMessage } from "../webview/bench/protocol";
+import { type PanelOptions, PanelSet } from "./webviewHost";
 
 export const OPEN_RESULTS_COMMAND = "cudaKernelDev.openBenchResults";
 
-interface PanelState {
-  panel: vscode.WebviewPanel;
-  message: HostMessage;
-  ready: boolean;
-}
-
-const panels = new Map<string, PanelState>();
-
-function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", "webview", "bench.js"));
-  return panelHtml(webview.cspSource, script.toString(), randomBytes(18).toString("base64"));
-}
+const panels = new PanelSet<HostMessage>();
 
 /**
  * Shows results in the kernel's panel (created, or revealed and updated). Without a history (the
@@ -35,44 +23,37 @@ export function showResults(
   history?: HistoryEntry[],
 ): void {
   const key = `${results.file}::${results.kernel}`;
-  const existing = panels.get(key);
+  const shown = panels.get(key)?.state;
   const message: HostMessage = {
     type: "show",
     results,
-    history: history ?? (existing?.message.type === "show" ? existing.message.history : []),
+    history: history ?? (shown?.type === "show" ? shown.history : []),
   };
-  if (existing) {
-    existing.message = message;
-    existing.panel.reveal(undefined, true);
-    if (existing.ready) void existing.panel.webview.postMessage(message);
-    return;
-  }
-  const panel = vscode.window.createWebviewPanel(
-    "cudaKernelDev.bench",
-    `Benchmark: ${results.kernel}`,
-    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-    {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(ctx.extensionUri, "dist", "webview")],
-    },
-  );
-  const state: PanelState = { panel, message, ready: false };
-  panels.set(key, state);
-  panel.webview.onDidReceiveMessage((m: unknown) => {
-    if (!isPanelMessage(m)) {
-      log.warn(`benchmark panel: ignored a malformed message`);
-      return;
-    }
-    if (m.type === "ready") {
-      // Also after the panel was hidden and its page reloaded: send the state again.
-      state.ready = true;
-      void panel.webview.postMessage(state.message);
-    } else if (m.type === "rendered")
-      log.info(`benchmark panel for ${results.kernel}: charts ${m.charts.join(", ")}`);
-    else log.error(`benchmark panel for ${results.kernel} failed to render: ${m.message}`);
-  });
-  panel.onDidDispose(() => panels.delete(key));
-  panel.webview.html = html(panel.webview, ctx.extensionUri);
+  const options: PanelOptions = {
+    extensionUri: ctx.extensionUri,
+    log,
+    bundle: "bench",
+    styles: ["shared", "bench"],
+    title: "Benchmark",
+    label: `benchmark panel for ${results.kernel}`,
+  };
+  panels.show(key, `Benchmark: ${results.kernel}`, options, message);
+}
+
+/** The results file: the argument (a URI or path), the active JSON editor's, or one picked. */
+async function resultsUri(arg: unknown): Promise<vscode.Uri | undefined> {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === "string" && arg !== "")
+    return arg.includes("://") ? vscode.Uri.parse(arg) : vscode.Uri.file(arg);
+  if (vscode.window.activeTextEditor?.document.fileName.endsWith(".json"))
+    return vscode.window.activeTextEditor.document.uri;
+  return (
+    await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { "Benchmark results": ["json"] },
+      openLabel: "Open results",
+    })
+  )?.[0];
 }
 
 async function openResultsFile(
@@ -80,28 +61,13 @@ async function openResultsFile(
   log: vscode.LogOutputChannel,
   arg: unknown,
 ): Promise<void> {
-  let uri: vscode.Uri | undefined;
-  if (arg instanceof vscode.Uri) uri = arg;
-  else if (typeof arg === "string" && arg !== "")
-    uri = arg.includes("://") ? vscode.Uri.parse(arg) : vscode.Uri.file(arg);
-  else if (vscode.window.activeTextEditor?.document.fileName.endsWith(".json"))
-    uri = vscode.window.activeTextEditor.document.uri;
-  else
-    uri = (
-      await vscode.window.showOpenDialog({
-        canSelectMany: false,
-        filters: { "Benchmark results": ["json"] },
-        openLabel: "Open results",
-      })
-    )?.[0];
+  const uri = await resultsUri(arg);
   if (!uri) return;
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(uri.fsPath, "utf8"));
   } catch (e) {
-    void vscode.window.showErrorMessage(
-      `CUDA Kernel Dev: cannot read ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    void vscode.window.showErrorMessage(`CUDA Kernel Dev: cannot read ${uri.fsPath}: ${errorMessage(e)}`);
     return;
   }
   if (!isBenchRunResults(parsed)) {
@@ -120,10 +86,6 @@ async function openResultsFile(
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   ctx.subscriptions.push(
     vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (arg: unknown) => openResultsFile(ctx, log, arg)),
-    {
-      dispose: () => {
-        for (const p of panels.values()) p.panel.dispose();
-      },
-    },
+    panels,
   );
 }

@@ -7,12 +7,11 @@ import { statSync } from "node:fs";
 import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import { loadProfile, type LoadedProfile } from "../server/profile/loadProfile";
-import { NcuError } from "../server/profile/ncuCli";
-import { NcuCsvError } from "../server/profile/ncuCsv";
 import { compareViews, profileView, type ProfileView } from "../server/profile/profileView";
+import { errorMessage } from "../server/util/errorMessage";
 import type { HostMessage } from "../webview/profile/protocol";
 import type { HotLines } from "./hotLines";
-import { ProfileWebview, showProfilePanel } from "./profilePanel";
+import { profileWebview, showProfilePanel } from "./profilePanel";
 
 export const OPEN_PROFILE_COMMAND = "cudaKernelDev.openProfile";
 export const COMPARE_COMMAND = "cudaKernelDev.compareProfiles";
@@ -28,10 +27,8 @@ export function views(p: LoadedProfile): ProfileView[] {
   return p.details.map((d) => profileView(d, raw.get(d.id)));
 }
 
-export function errorText(e: unknown): string {
-  if (e instanceof NcuCsvError || e instanceof NcuError) return e.message;
-  return e instanceof Error ? e.message : String(e);
-}
+/** errorMessage under its old name, for profile.ts until it imports errorMessage itself. */
+export const errorText = errorMessage;
 
 /** Where a report's exported CSV pages go: a cache keyed by the report's path and modification time. */
 function exportDirFor(ctx: vscode.ExtensionContext, report: string): string {
@@ -67,7 +64,7 @@ export async function profileMessage(
       hotLines,
     };
   } catch (e) {
-    return { type: "error", title, message: `Cannot open ${path}: ${errorText(e)}` };
+    return { type: "error", title, message: `Cannot open ${path}: ${errorMessage(e)}` };
   }
 }
 
@@ -83,7 +80,7 @@ class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvider {
   }
 
   async resolveCustomEditor(doc: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
-    const view = new ProfileWebview(panel, this.ctx.extensionUri, this.log, {
+    const view = profileWebview(panel, this.ctx.extensionUri, this.log, {
       type: "error",
       title: basename(doc.uri.fsPath),
       message: "Loading…",
@@ -172,7 +169,7 @@ async function compare(
       deltas: compareViews(va, vb),
     });
   } catch (e) {
-    void vscode.window.showErrorMessage(`CUDA Kernel Dev: cannot compare: ${errorText(e)}`);
+    void vscode.window.showErrorMessage(`CUDA Kernel Dev: cannot compare: ${errorMessage(e)}`);
   }
 }
 

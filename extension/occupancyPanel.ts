@@ -1,13 +1,14 @@
-// The Occupancy panel: one webview beside the source, showing the kernel a lens was clicked on (or
-// the one at the cursor) with a tab per target architecture. The panel computes the curves itself;
-// this side sends the kernel's resources from the last compile.
-import { randomBytes } from "node:crypto";
+// The Occupancy panel: one webview beside the source (hosted by webviewHost.ts), showing the kernel a
+// lens was clicked on (or the one at the cursor) with a tab per target architecture. The panel
+// computes the curves itself; this side sends the kernel's resources from the last compile, again
+// after each compile of its file.
 import * as vscode from "vscode";
 import { findKernelLine } from "../server/compiler/nvccPlacement";
-import { isFromPanel, type OccupancyPoint, type ShowMessage } from "../webview/occupancy/protocol";
+import type { OccupancyPoint, ShowMessage } from "../webview/occupancy/protocol";
 import type { CompileResults, CompileService } from "./nvccDiagnostics";
-import { occupancyHtml } from "./occupancyPanelHtml";
 import type { OccupancyTarget } from "./resources";
+import { WebviewHost } from "./webviewHost";
+import { requireTrust } from "./workspaceTrust";
 
 const DEFAULT_BLOCK = 256;
 
@@ -43,12 +44,102 @@ function showMessage(results: CompileResults, symbol: string): ShowMessage | und
   return { type: "show", kernel: name, file: vscode.workspace.asRelativePath(results.uri), points };
 }
 
-function html(webview: vscode.Webview, script: vscode.Uri): string {
-  return occupancyHtml(
-    webview.cspSource,
-    webview.asWebviewUri(script).toString(),
-    randomBytes(16).toString("base64"),
-  );
+/** The one Occupancy panel, and which kernel of which file it shows. */
+class OccupancyPanel {
+  private host: WebviewHost<ShowMessage> | undefined;
+  private shown: { uri: string; symbol: string } | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  open(uri: vscode.Uri, symbol: string, msg: ShowMessage): void {
+    this.shown = { uri: uri.toString(), symbol };
+    const title = `Occupancy: ${msg.kernel}`;
+    if (this.host) {
+      this.host.panel.reveal(vscode.ViewColumn.Beside, true);
+      this.host.panel.title = title;
+      this.host.show(msg);
+      return;
+    }
+    const host = WebviewHost.open(
+      title,
+      {
+        extensionUri: this.extensionUri,
+        log: this.log,
+        bundle: "occupancy",
+        styles: ["occupancy"],
+        title: "Occupancy",
+        label: "occupancy panel",
+      },
+      msg,
+    );
+    host.panel.onDidDispose(() => {
+      this.host = undefined;
+      this.shown = undefined;
+    });
+    this.host = host;
+  }
+
+  /** A new compile of the shown kernel's file: its figures again. */
+  compiled(c: CompileResults): void {
+    if (!this.host || !this.shown || this.shown.uri !== c.uri.toString()) return;
+    const msg = showMessage(c, this.shown.symbol);
+    if (msg) this.host.show(msg);
+  }
+
+  dispose(): void {
+    this.host?.dispose();
+  }
+}
+
+/** The document of the lens's kernel or the active .cu editor, and its latest compile (compiling if none). */
+async function compiledDocument(
+  compiles: CompileService,
+  target: OccupancyTarget | undefined,
+): Promise<{ doc: vscode.TextDocument; results: CompileResults } | undefined> {
+  const uri = target ? vscode.Uri.parse(target.uri) : vscode.window.activeTextEditor?.document.uri;
+  if (!uri || (!target && vscode.window.activeTextEditor?.document.languageId !== "cuda-cpp")) {
+    void vscode.window.showInformationMessage(
+      "CUDA Kernel Dev: put the cursor in a kernel of a .cu file to see its occupancy.",
+    );
+    return undefined;
+  }
+  const doc = await vscode.workspace.openTextDocument(uri);
+  let results = compiles.latest(doc.uri);
+  if (!results) {
+    if (!requireTrust("occupancy needs a compile (nvcc)")) return undefined;
+    results = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: "nvcc: compiling for occupancy" },
+      () => compiles.compile(doc),
+    );
+  }
+  return results && { doc, results };
+}
+
+async function showOccupancy(
+  panel: OccupancyPanel,
+  compiles: CompileService,
+  target: OccupancyTarget | undefined,
+): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const compiled = await compiledDocument(compiles, target);
+  if (!compiled) return;
+  const { doc, results } = compiled;
+  const symbol =
+    target?.symbol ?? (editor ? kernelAt(results, doc.getText(), editor.selection.active.line) : undefined);
+  const msg = symbol ? showMessage(results, symbol) : undefined;
+  if (!msg || !symbol) {
+    const failed = results.results.some((r) => r.run.exitCode !== 0);
+    void vscode.window.showInformationMessage(
+      failed
+        ? "CUDA Kernel Dev: the file does not compile; see the Problems panel."
+        : "CUDA Kernel Dev: no kernel at the cursor.",
+    );
+    return;
+  }
+  panel.open(doc.uri, symbol, msg);
 }
 
 export function activate(
@@ -56,99 +147,12 @@ export function activate(
   compiles: CompileService,
   log: vscode.LogOutputChannel,
 ): void {
-  let panel: vscode.WebviewPanel | undefined;
-  let ready = false;
-  let shown: { uri: string; symbol: string } | undefined;
-  let pending: ShowMessage | undefined;
-  const root = vscode.Uri.joinPath(ctx.extensionUri, "dist", "webview");
-
-  const post = (msg: ShowMessage): void => {
-    pending = msg;
-    if (panel && ready) void panel.webview.postMessage(msg);
-  };
-
-  const open = (msg: ShowMessage): void => {
-    if (!panel) {
-      panel = vscode.window.createWebviewPanel(
-        "cudaKernelDev.occupancy",
-        "Occupancy",
-        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        { enableScripts: true, localResourceRoots: [root] },
-      );
-      ready = false;
-      panel.webview.onDidReceiveMessage((m: unknown) => {
-        if (!isFromPanel(m)) {
-          log.warn("occupancy panel: ignored a message of unknown shape");
-          return;
-        }
-        if (m.type === "ready") {
-          ready = true;
-          if (pending && panel) void panel.webview.postMessage(pending);
-        } else log.error(`occupancy panel: ${m.message}`);
-      });
-      panel.onDidDispose(() => {
-        panel = undefined;
-        shown = undefined;
-      });
-      panel.webview.html = html(panel.webview, vscode.Uri.joinPath(root, "occupancy.js"));
-    } else panel.reveal(vscode.ViewColumn.Beside, true);
-    panel.title = `Occupancy: ${msg.kernel}`;
-    post(msg);
-  };
-
+  const panel = new OccupancyPanel(ctx.extensionUri, log);
   ctx.subscriptions.push(
-    vscode.commands.registerCommand("cudaKernelDev.showOccupancy", async (target?: OccupancyTarget) => {
-      let uri: vscode.Uri | undefined = target
-        ? vscode.Uri.parse(target.uri)
-        : vscode.window.activeTextEditor?.document.uri;
-      const editor = vscode.window.activeTextEditor;
-      if (!uri || (!target && editor?.document.languageId !== "cuda-cpp")) {
-        void vscode.window.showInformationMessage(
-          "CUDA Kernel Dev: put the cursor in a kernel of a .cu file to see its occupancy.",
-        );
-        return;
-      }
-      const doc = await vscode.workspace.openTextDocument(uri);
-      uri = doc.uri;
-      let results = compiles.latest(uri);
-      if (!results) {
-        if (!vscode.workspace.isTrusted) {
-          void vscode.window.showWarningMessage(
-            "CUDA Kernel Dev: occupancy needs a compile (nvcc); trust this workspace first.",
-          );
-          return;
-        }
-        results = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Window, title: "nvcc: compiling for occupancy" },
-          () => compiles.compile(doc),
-        );
-      }
-      if (!results) return;
-      const symbol =
-        target?.symbol ??
-        (editor ? kernelAt(results, doc.getText(), editor.selection.active.line) : undefined);
-      const msg = symbol ? showMessage(results, symbol) : undefined;
-      if (!msg || !symbol) {
-        const failed = results.results.some((r) => r.run.exitCode !== 0);
-        void vscode.window.showInformationMessage(
-          failed
-            ? "CUDA Kernel Dev: the file does not compile; see the Problems panel."
-            : "CUDA Kernel Dev: no kernel at the cursor.",
-        );
-        return;
-      }
-      shown = { uri: uri.toString(), symbol };
-      open(msg);
-    }),
-    compiles.onDidCompile((c) => {
-      if (!panel || !shown || shown.uri !== c.uri.toString()) return;
-      const msg = showMessage(c, shown.symbol);
-      if (msg) post(msg);
-    }),
-    {
-      dispose: () => {
-        panel?.dispose();
-      },
-    },
+    vscode.commands.registerCommand("cudaKernelDev.showOccupancy", (target?: OccupancyTarget) =>
+      showOccupancy(panel, compiles, target),
+    ),
+    compiles.onDidCompile((c) => panel.compiled(c)),
+    panel,
   );
 }

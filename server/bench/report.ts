@@ -1,6 +1,7 @@
 // Figures derived from a median (GB/s, % of peak DRAM bandwidth, TFLOP/s, speedup), the history
 // summary of a run, and the CLI's text table.
 import type { SampleStats } from "../../native/runner/protocol";
+import { formatNs } from "../util/formatNs";
 import type { BenchRunResults, HistoryEntry, PointResult } from "./results";
 
 export interface Derived {
@@ -64,13 +65,6 @@ export function historyEntry(r: BenchRunResults): HistoryEntry {
       ...(p.error ? { error: `${p.error.code}: ${p.error.message}` } : p.skipped ? { error: "skipped" } : {}),
     })),
   };
-}
-
-/** 12.3 µs / 1.234 ms: the unit that keeps 3-4 significant digits. */
-export function formatNs(ns: number): string {
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toFixed(ns >= 1e5 ? 1 : 2)} µs`;
-  return `${ns.toFixed(0)} ns`;
 }
 
 /** One size's result in a line, as the CLI prints it while a sweep runs. */

@@ -1,66 +1,19 @@
 // The benchmark results panel: a summary, a table per size and chart.js charts (time, speedup, % of
 // peak bandwidth, TFLOP/s, history). Every string from the results goes in as text (textContent),
 // never as markup.
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  type ChartConfiguration,
-  type ChartDataset,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-} from "chart.js";
+import type { ChartConfiguration, ChartDataset } from "chart.js";
 import type { BenchRunResults, PointResult } from "../../server/bench/results";
+import { formatNs } from "../../server/util/formatNs";
+import { addChart } from "../shared/charts";
+import { dl, el, themeColor } from "../shared/dom";
+import { listen, redraw } from "../shared/host";
 import { chartsFor, type ChartSpec } from "./chartData";
-import { type HostMessage, isHostMessage, type PanelMessage } from "./protocol";
+import { type HostMessage, isHostMessage } from "./protocol";
 
-Chart.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Legend,
-  Tooltip,
-);
-
-declare function acquireVsCodeApi(): { postMessage(msg: PanelMessage): void };
-const vscode = acquireVsCodeApi();
-
-let charts: Chart[] = [];
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text?: string,
-  className?: string,
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (className) e.className = className;
-  return e;
-}
-
-function formatNs(ns: number | undefined): string {
-  if (ns === undefined) return "–";
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(3)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
-  return `${ns.toFixed(0)} ns`;
-}
+const time = (ns: number | undefined): string => (ns === undefined ? "–" : formatNs(ns));
 
 const fixed = (v: number | undefined, digits: number, suffix = ""): string =>
   v === undefined ? "–" : `${v.toFixed(digits)}${suffix}`;
-
-function themeColor(name: string, fallback: string): string {
-  const v = getComputedStyle(document.body).getPropertyValue(name).trim();
-  return v || fallback;
-}
 
 const PALETTE = [
   ["--vscode-charts-blue", "#3794ff"],
@@ -95,9 +48,7 @@ function summary(r: BenchRunResults): HTMLElement {
     ["started", r.startedAt],
   ];
   if (r.baseline) facts.splice(1, 0, ["baseline", r.baseline]);
-  const dl = el("dl");
-  for (const [k, v] of facts) dl.append(el("dt", k), el("dd", v));
-  box.append(dl);
+  box.append(dl(facts));
   if (r.pendingSizes) {
     const n = r.points.length;
     box.append(
@@ -142,16 +93,16 @@ function table(r: BenchRunResults): HTMLElement {
     const k = p.kernel;
     const cells = [
       p.label,
-      formatNs(k?.medianNs),
-      formatNs(k?.minNs),
-      formatNs(k?.maxNs),
+      time(k?.medianNs),
+      time(k?.minNs),
+      time(k?.maxNs),
       fixed(k?.rsdPct, 2, "%"),
       k ? `${k.samples} (${k.stoppedBy})` : "–",
       fixed(p.gbPerSec, 0),
       fixed(p.pctPeakBandwidth, 1, "%"),
       fixed(p.tflops, 2),
     ];
-    if (r.baseline) cells.push(formatNs(p.baseline?.medianNs), fixed(p.speedup, 2, "×"));
+    if (r.baseline) cells.push(time(p.baseline?.medianNs), fixed(p.speedup, 2, "×"));
     cells.push(checkText(p));
     cells.forEach((c, i) =>
       row.append(
@@ -221,20 +172,15 @@ function chartConfig(spec: ChartSpec): ChartConfiguration {
   };
 }
 
-function render(msg: HostMessage): void {
-  for (const c of charts) c.destroy();
-  charts = [];
-  const root = document.getElementById("root")!;
-  root.replaceChildren();
+function render(root: HTMLElement, msg: HostMessage): void {
   if (msg.type === "error") {
     root.append(el("p", msg.message, "bad"));
     return;
   }
-  const specs = chartsFor(msg.results, msg.history);
   root.append(summary(msg.results), table(msg.results));
   const grid = el("div", undefined, "charts");
   root.append(grid);
-  for (const spec of specs) {
+  for (const spec of chartsFor(msg.results, msg.history)) {
     const section = el("section", undefined, "chart");
     section.dataset.chart = spec.id;
     section.append(el("h2", spec.title));
@@ -244,19 +190,8 @@ function render(msg: HostMessage): void {
     holder.append(canvas);
     section.append(holder);
     grid.append(section);
-    charts.push(new Chart(canvas, chartConfig(spec)));
+    addChart(spec.id, canvas, chartConfig(spec));
   }
-  vscode.postMessage({ type: "rendered", charts: specs.map((s) => s.id) });
 }
 
-window.addEventListener("message", (e: MessageEvent<unknown>) => {
-  // Only the host posts here; anything else (or malformed) is ignored.
-  if (!isHostMessage(e.data)) return;
-  try {
-    render(e.data);
-  } catch (err) {
-    vscode.postMessage({ type: "failed", message: err instanceof Error ? err.message : String(err) });
-  }
-});
-
-vscode.postMessage({ type: "ready" });
+listen(isHostMessage, (msg) => redraw((root) => render(root, msg)));

@@ -1,5 +1,8 @@
-// The extension <-> occupancy panel boundary. Owned by the panel; the extension imports it (the
-// guards too: both sides validate what they receive, nothing is trusted because it is typed).
+// The Occupancy panel's own messages (extension -> panel); what the panel says back (ready,
+// rendered, failed) is the shared half, webview/shared/protocol.ts. Owned by the panel; the
+// extension imports it (the guards too: both sides validate what they receive, nothing is trusted
+// because it is typed).
+import { isRecord } from "../shared/protocol";
 
 /** One architecture's tab: the kernel's resources there and the launch to mark. */
 export interface OccupancyPoint {
@@ -19,22 +22,6 @@ export interface ShowMessage {
   points: OccupancyPoint[];
 }
 
-/** Panel -> extension: the script loaded and listens; send the state now. */
-export interface ReadyMessage {
-  type: "ready";
-}
-
-/** Panel -> extension: something could not be drawn (logged in the output channel). */
-export interface ErrorMessage {
-  type: "error";
-  message: string;
-}
-
-export type ToPanel = ShowMessage;
-export type FromPanel = ReadyMessage | ErrorMessage;
-
-const isRecord = (x: unknown): x is Record<string, unknown> =>
-  typeof x === "object" && x !== null && !Array.isArray(x);
 const isCount = (x: unknown, max: number): x is number =>
   typeof x === "number" && Number.isInteger(x) && x >= 0 && x <= max;
 const isShortString = (x: unknown): x is string => typeof x === "string" && x.length <= 4096;
@@ -64,10 +51,4 @@ export function isShowMessage(x: unknown): x is ShowMessage {
     x.points.length <= 32 &&
     x.points.every(isOccupancyPoint)
   );
-}
-
-export function isFromPanel(x: unknown): x is FromPanel {
-  if (!isRecord(x)) return false;
-  if (x.type === "ready") return true;
-  return x.type === "error" && isShortString(x.message);
 }

@@ -1,7 +1,9 @@
-// The profile panel <-> extension host boundary: every message, both directions, in one file.
-// Owned by the panel (webview/profile/); the host imports it (types and the guard).
+// The profile panel's own messages (host -> panel); what the panel says back (ready, rendered with
+// the view's type, failed) is the shared half, webview/shared/protocol.ts. Owned by the panel; the
+// host imports it.
 import type { NsysStats } from "../../server/profile/nsysCsv";
 import type { MetricDelta, ProfileView } from "../../server/profile/profileView";
+import { isRecord } from "../shared/protocol";
 
 /** Host -> panel. */
 export type HostMessage =
@@ -25,55 +27,22 @@ export type HostMessage =
   | { type: "nsys"; title: string; command: string; stats: NsysStats }
   | { type: "error"; title: string; message: string };
 
-/** Panel -> host. */
-export type PanelMessage =
-  /** The script loaded: send the state (again, after the panel was hidden and reloaded). */
-  | { type: "ready" }
-  /** What was drawn, for the log and UI tests. */
-  | { type: "rendered"; view: HostMessage["type"]; charts: string[] }
-  /** A rendering failure inside the panel. */
-  | { type: "failed"; message: string };
-
-export function isPanelMessage(x: unknown): x is PanelMessage {
-  if (typeof x !== "object" || x === null) return false;
-  const m = x as Record<string, unknown>;
-  switch (m.type) {
-    case "ready":
-      return true;
-    case "rendered":
-      return (
-        typeof m.view === "string" && Array.isArray(m.charts) && m.charts.every((c) => typeof c === "string")
-      );
-    case "failed":
-      return typeof m.message === "string";
-    default:
-      return false;
-  }
-}
-
 export function isHostMessage(x: unknown): x is HostMessage {
-  if (typeof x !== "object" || x === null) return false;
-  const m = x as Record<string, unknown>;
-  switch (m.type) {
+  if (!isRecord(x)) return false;
+  switch (x.type) {
     case "profile":
       return (
-        typeof m.title === "string" &&
-        Array.isArray(m.launches) &&
-        typeof m.selected === "number" &&
-        Array.isArray(m.hotLines)
+        typeof x.title === "string" &&
+        Array.isArray(x.launches) &&
+        typeof x.selected === "number" &&
+        Array.isArray(x.hotLines)
       );
     case "compare":
-      return (
-        typeof m.a === "object" &&
-        m.a !== null &&
-        typeof m.b === "object" &&
-        m.b !== null &&
-        Array.isArray(m.deltas)
-      );
+      return isRecord(x.a) && isRecord(x.b) && Array.isArray(x.deltas);
     case "nsys":
-      return typeof m.title === "string" && typeof m.stats === "object" && m.stats !== null;
+      return typeof x.title === "string" && isRecord(x.stats);
     case "error":
-      return typeof m.title === "string" && typeof m.message === "string";
+      return typeof x.title === "string" && typeof x.message === "string";
     default:
       return false;
   }

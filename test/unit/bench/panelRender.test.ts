@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { panelHtml } from "../../../extension/benchPanelHtml";
+import { webviewHtml } from "../../../extension/webviewHostHtml";
 import type { BenchRunResults, HistoryEntry } from "../../../server/bench/results";
 
 const root = join(__dirname, "../../..");
@@ -63,7 +63,13 @@ before(async () => {
     document.addEventListener("securitypolicyviolation", (e) =>
       window.__toHost({ type: "csp", directive: e.violatedDirective, blocked: e.blockedURI }));
   `);
-  const html = panelHtml(ORIGIN, `${ORIGIN}/dist/webview/bench.js`, "dGVzdC1ub25jZS0xMjM0NQ==").replace(
+  const html = webviewHtml({
+    title: "Benchmark",
+    cspSource: ORIGIN,
+    scriptUri: `${ORIGIN}/dist/webview/bench.js`,
+    styleUris: [`${ORIGIN}/dist/webview/shared.css`, `${ORIGIN}/dist/webview/bench.css`],
+    nonce: "dGVzdC1ub25jZS0xMjM0NQ==",
+  }).replace(
     "</body>",
     // An inline script without the nonce: the CSP must stop it.
     "<script>window.__injected = true;</script></body>",
@@ -73,6 +79,8 @@ before(async () => {
     if (url.endsWith("/index.html")) return route.fulfill({ contentType: "text/html", body: html });
     if (url.endsWith("/dist/webview/bench.js"))
       return route.fulfill({ contentType: "text/javascript", body: bundle.outputFiles[0]!.text });
+    const css = /\/dist\/webview\/(shared|bench)\.css$/.exec(url)?.[1];
+    if (css) return route.fulfill({ contentType: "text/css", path: join(root, `webview/${css}/${css}.css`) });
     return route.fulfill({ status: 404, body: "" });
   });
   await page.goto(`${ORIGIN}/index.html`);
@@ -90,6 +98,8 @@ test("ready handshake, then every chart from recorded results", async () => {
   )) as { charts: string[] };
   assert.deepEqual(rendered.charts, ["time", "speedup", "bandwidth", "history"]);
   assert.equal(await page.locator("canvas").count(), 4);
+  // The panel's stylesheet loaded under the CSP: the charts sit in its grid.
+  assert.equal(await page.locator(".charts").evaluate((e) => getComputedStyle(e).display), "grid");
   assert.equal(await page.locator("tbody tr").count(), results.points.length);
   assert.equal(await page.locator("h1").textContent(), "rmsnorm_bf16x2_kernel");
   assert.match(

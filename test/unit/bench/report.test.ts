@@ -2,8 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { derive, formatNs, formatTable, historyEntry, speedup } from "../../../server/bench/report";
+import { derive, formatTable, historyEntry, speedup } from "../../../server/bench/report";
 import { isBenchRunResults, isHistoryEntry } from "../../../server/bench/results";
+import { formatNs } from "../../../server/util/formatNs";
 import { chartsFor } from "../../../webview/bench/chartData";
 
 const results: unknown = JSON.parse(

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isFromPanel, isShowMessage } from "../../../webview/occupancy/protocol";
+import { isShowMessage } from "../../../webview/occupancy/protocol";
 
 const point = { arch: "sm_90", regs: 32, staticSmem: 128, barriers: 1, block: 256, dynamicSmem: 0 };
 
@@ -26,12 +26,4 @@ void test("the panel accepts a well-formed show message and nothing else", () =>
   );
   assert.ok(!isShowMessage(null));
   assert.ok(!isShowMessage("show"));
-});
-
-void test("the extension accepts ready and error messages from the panel, nothing else", () => {
-  assert.ok(isFromPanel({ type: "ready" }));
-  assert.ok(isFromPanel({ type: "error", message: "x" }));
-  assert.ok(!isFromPanel({ type: "error" }));
-  assert.ok(!isFromPanel({ type: "run", command: "rm -rf /" }));
-  assert.ok(!isFromPanel([]));
 });

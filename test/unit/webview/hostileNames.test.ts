@@ -7,8 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import * as esbuild from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { occupancyHtml } from "../../../extension/occupancyPanelHtml";
-import { profilePageHtml } from "../../../extension/profilePanelHtml";
+import { webviewHtml } from "../../../extension/webviewHostHtml";
 import { parseNcuCsv, type NcuDetailsLaunch } from "../../../server/profile/ncuCsv";
 import { profileView } from "../../../server/profile/profileView";
 import type { ShowMessage } from "../../../webview/occupancy/protocol";
@@ -37,11 +36,11 @@ interface Panel {
   fromPanel: unknown[];
 }
 
-/** Loads a panel's page and bundle the way the webview does, with the VS Code API stand-in. */
-async function openPanel(
-  name: string,
-  build: (csp: string, uri: string, nonce: string) => string,
-): Promise<Panel> {
+// The stylesheets each panel's host links (extension/occupancyPanel.ts, profilePanel.ts).
+const styles = { occupancy: ["occupancy"], profile: ["shared", "profile"] };
+
+/** Loads a panel's page, bundle and stylesheet the way the webview does, with the VS Code API stand-in. */
+async function openPanel(name: "occupancy" | "profile"): Promise<Panel> {
   const bundle = await esbuild.build({
     entryPoints: [join(root, `webview/${name}/main.ts`)],
     bundle: true,
@@ -59,19 +58,27 @@ async function openPanel(
     document.addEventListener("securitypolicyviolation", (e) =>
       window.__toHost({ type: "csp", directive: e.violatedDirective }));
   `);
-  const html = build(ORIGIN, `${ORIGIN}/dist/webview/${name}.js`, "bm9uY2UtZm9yLXRoZS10ZXN0").replace(
-    "</body>",
-    "<script>window.__injected = true;</script></body>",
-  );
+  const html = webviewHtml({
+    title: name,
+    cspSource: ORIGIN,
+    scriptUri: `${ORIGIN}/dist/webview/${name}.js`,
+    styleUris: styles[name].map((css) => `${ORIGIN}/dist/webview/${css}.css`),
+    nonce: "bm9uY2UtZm9yLXRoZS10ZXN0",
+  }).replace("</body>", "<script>window.__injected = true;</script></body>");
   await page.route(`${ORIGIN}/**`, (route) => {
     const url = route.request().url();
     if (url.endsWith("/index.html")) return route.fulfill({ contentType: "text/html", body: html });
     if (url.endsWith(`/dist/webview/${name}.js`))
       return route.fulfill({ contentType: "text/javascript", body: bundle.outputFiles[0]!.text });
+    const css = /\/dist\/webview\/(\w+)\.css$/.exec(url)?.[1];
+    if (css && styles[name].includes(css))
+      return route.fulfill({ contentType: "text/css", path: join(root, `webview/${css}/${css}.css`) });
     return route.fulfill({ status: 404, body: "" });
   });
   await page.goto(`${ORIGIN}/index.html`);
   await waitFor(fromPanel, "ready", (m) => m.type === "ready");
+  // The panel's stylesheet loaded under the CSP (both panels pad the page 16px).
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).paddingLeft), "16px");
   return { page, fromPanel };
 }
 
@@ -107,7 +114,7 @@ async function assertNothingRan(p: Panel): Promise<void> {
 
 describe("hostile kernel names in the Occupancy panel", () => {
   it("show as text in the heading and the file line", async () => {
-    const p = await openPanel("occupancy", occupancyHtml);
+    const p = await openPanel("occupancy");
     for (const [kernel, file] of [
       [IMG, `${TEMPLATE}.cu`],
       [TEMPLATE, `${PWN}.cu`],
@@ -135,7 +142,7 @@ describe("hostile kernel names in the profile panel", () => {
     const launches = (exp.launches as NcuDetailsLaunch[]).map((l, i) =>
       profileView({ ...l, kernel: [IMG, TEMPLATE, PWN][i % 3]! }),
     );
-    const p = await openPanel("profile", profilePageHtml);
+    const p = await openPanel("profile");
     for (const selected of [0, 1, 2]) {
       const msg: HostMessage = {
         type: "profile",

@@ -1,7 +1,8 @@
-// Webview lockdown, checked over every panel: the page builders give CSP default-src 'none' with a
-// fresh nonce and scripts only from the bundle; the hosts limit localResourceRoots to dist/webview
-// and pass every message through their protocol's guard (unknown ones dropped); the panel code has
-// no HTML sink, so a kernel name like `<img src=x onerror=alert(1)>` can only ever be text.
+// Webview lockdown, checked over every panel: the page builder gives CSP default-src 'none' with a
+// fresh nonce, the script only from the bundle and the stylesheet only from the webview's origin;
+// one host (webviewHost.ts) makes every panel, limits localResourceRoots to dist/webview and passes
+// every message through the shared guard (unknown ones dropped); the panel code has no HTML sink, so
+// a kernel name like `<img src=x onerror=alert(1)>` can only ever be text.
 // (The panels rendering such names in a browser: test/unit/bench/panelRender.test.ts,
 // test/unit/webview/hostileNames.test.ts and test/ui/profile.test.ts.)
 import assert from "node:assert/strict";
@@ -9,12 +10,11 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { panelHtml as benchHtml } from "../../../extension/benchPanelHtml";
-import { occupancyHtml } from "../../../extension/occupancyPanelHtml";
-import { profilePageHtml } from "../../../extension/profilePanelHtml";
+import { webviewHtml } from "../../../extension/webviewHostHtml";
 import * as benchProtocol from "../../../webview/bench/protocol";
 import * as occupancyProtocol from "../../../webview/occupancy/protocol";
 import * as profileProtocol from "../../../webview/profile/protocol";
+import { isPanelMessage } from "../../../webview/shared/protocol";
 
 const REPO = join(__dirname, "..", "..", "..");
 const src = (dir: string): { file: string; text: string }[] =>
@@ -22,8 +22,14 @@ const src = (dir: string): { file: string; text: string }[] =>
     .filter((f) => f.endsWith(".ts"))
     .map((f) => ({ file: join(dir, f), text: readFileSync(join(REPO, dir, f), "utf8") }));
 
-/** Checks one page: CSP, nonce on every script and style, scripts only from `scriptUri`. */
-export function checkPage(html: string, nonce: string, scriptUri: string, cspSource: string): void {
+/** Checks one page: CSP, nonce on every script, scripts only from `scriptUri`, styles only from `styleUris`. */
+export function checkPage(
+  html: string,
+  nonce: string,
+  scriptUri: string,
+  styleUris: string[],
+  cspSource: string,
+): void {
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
   assert.ok(csp, "a CSP meta tag");
   const directives = new Map(
@@ -34,6 +40,7 @@ export function checkPage(html: string, nonce: string, scriptUri: string, cspSou
   );
   assert.deepEqual(directives.get("default-src"), ["'none'"]);
   assert.deepEqual(directives.get("script-src"), [`'nonce-${nonce}'`]);
+  assert.deepEqual(directives.get("style-src"), [cspSource]);
   // Sources other than the nonce, the webview's own resource origin and data: images would let
   // inline code or the network in.
   for (const [name, values] of directives)
@@ -50,60 +57,79 @@ export function checkPage(html: string, nonce: string, scriptUri: string, cspSou
     assert.match(s, new RegExp(`nonce="${nonce.replace(/[+/=]/g, "\\$&")}"`));
     assert.equal(/src="([^"]+)"/.exec(s)?.[1], scriptUri);
   }
-  for (const s of html.matchAll(/<style\b([^>]*)>/g)) assert.match(s[1]!, /nonce="/);
+  assert.ok(!/<style\b|\sstyle=/.test(html), "no inline styles");
+  const sheets = [...html.matchAll(/<link\b([^>]*)>/g)].map((m) => m[1]!);
+  assert.deepEqual(
+    sheets.map((l) => /href="([^"]+)"/.exec(l)?.[1]),
+    styleUris,
+  );
   assert.ok(!/\son\w+=/.test(html), "no inline event handlers");
 }
 
 // What VS Code's webview.cspSource is.
 const CSP_SOURCE = "https://*.vscode-cdn.net";
+const extensionFiles = src("extension");
+const hostFile = "extension/webviewHost.ts";
 
 describe("webview pages", () => {
-  const uri = "https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/bench.js";
-  const pages: [string, (cspSource: string, scriptUri: string, nonce: string) => string][] = [
-    ["benchmark", benchHtml],
-    ["occupancy", occupancyHtml],
-    ["profile", profilePageHtml],
-  ];
-  for (const [name, build] of pages)
-    it(`the ${name} panel page`, () => {
+  for (const bundle of ["bench", "occupancy", "profile"])
+    it(`the ${bundle} panel page`, () => {
       const nonce = randomBytes(18).toString("base64");
-      checkPage(build(CSP_SOURCE, uri, nonce), nonce, uri, CSP_SOURCE);
+      const base = "https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview";
+      const page = {
+        scriptUri: `${base}/${bundle}.js`,
+        styleUris: [`${base}/shared.css`, `${base}/${bundle}.css`],
+      };
+      const html = webviewHtml({ title: bundle, cspSource: CSP_SOURCE, nonce, ...page });
+      checkPage(html, nonce, page.scriptUri, page.styleUris, CSP_SOURCE);
     });
 
-  it("every host makes a fresh nonce per load from crypto, inside the function that builds the page", () => {
-    const hosts = src("extension").filter((f) => /createWebviewPanel|webview\.options =/.test(f.text));
-    assert.ok(hosts.length >= 3, hosts.map((h) => h.file).join());
-    for (const h of hosts) {
-      // A module-level nonce would be reused across loads.
-      assert.ok(!/^const \w*nonce\w* =/im.test(h.text), `${h.file}: nonce at module level`);
-      assert.match(h.text, /randomBytes\(\d+\)\.toString\("base64"\)/, `${h.file}: nonce from crypto`);
-    }
+  it("the host makes a fresh nonce per load from crypto, inside the function that builds the page", () => {
+    const host = extensionFiles.find((f) => f.file === hostFile)!;
+    // A module-level nonce would be reused across loads.
+    assert.ok(!/^const \w*nonce\w* =/im.test(host.text), "nonce at module level");
+    assert.match(host.text, /nonce: randomBytes\(\d+\)\.toString\("base64"\)/, "nonce from crypto");
+  });
+
+  it("every panel has its stylesheet, and the .vsix ships the bundle folder", () => {
+    for (const name of ["shared", "bench", "occupancy", "profile"])
+      assert.ok(
+        readFileSync(join(REPO, "webview", name, `${name}.css`), "utf8").length > 0,
+        `webview/${name}/${name}.css`,
+      );
+    assert.match(readFileSync(join(REPO, ".vscodeignore"), "utf8"), /^!dist\/webview\/\*\*$/m);
   });
 });
 
 describe("webview hosts", () => {
-  const hosts = src("extension").filter((f) => /createWebviewPanel|webview\.options =/.test(f.text));
+  it("one host makes every webview: no other file creates one, sets its page or reads its messages", () => {
+    const touching = extensionFiles.filter((f) =>
+      /createWebviewPanel|webview\.(html|options) =|onDidReceiveMessage|webview\.postMessage/.test(f.text),
+    );
+    assert.deepEqual(
+      touching.map((f) => f.file),
+      [hostFile],
+    );
+    for (const panel of ["benchPanel", "occupancyPanel", "profilePanel"])
+      assert.match(
+        extensionFiles.find((f) => f.file === `extension/${panel}.ts`)!.text,
+        /from "\.\/webviewHost"/,
+        panel,
+      );
+  });
 
-  it("limit local resources to dist/webview and validate every message", () => {
-    assert.ok(hosts.length >= 3, hosts.map((h) => h.file).join());
-    for (const h of hosts) {
-      for (const m of h.text.matchAll(/localResourceRoots:\s*\[([^\]]*)\]/g))
-        assert.match(
-          m[1]!,
-          /^\s*(root|vscode\.Uri\.joinPath\([\w.]+, "dist", "webview"\))\s*$/,
-          `${h.file}: ${m[1]}`,
-        );
-      if (/localResourceRoots: \[root\]/.test(h.text))
-        assert.match(h.text, /const root = vscode\.Uri\.joinPath\([\w.]+, "dist", "webview"\)/, h.file);
-      for (const m of h.text.matchAll(/onDidReceiveMessage\(\((\w+)(: unknown)?\) =>([\s\S]{0,200})/g)) {
-        assert.equal(m[2], ": unknown", `${h.file}: messages typed unknown`);
-        assert.match(
-          m[3]!,
-          new RegExp(`is\\w+\\(${m[1]}\\)|this\\.receive\\(${m[1]}\\)`),
-          `${h.file}: guard first`,
-        );
-      }
+  it("it limits local resources to dist/webview and validates every message", () => {
+    const host = extensionFiles.find((f) => f.file === hostFile)!.text;
+    const roots = [...host.matchAll(/localResourceRoots:\s*\[([^\]]*)\]/g)].map((m) => m[1]!.trim());
+    assert.deepEqual(roots, ["root"]);
+    assert.match(host, /const root = vscode\.Uri\.joinPath\([\w.]+, "dist", "webview"\)/);
+    const receivers = [...host.matchAll(/onDidReceiveMessage\(\((\w+)(: unknown)?\) =>([\s\S]{0,200})/g)];
+    assert.equal(receivers.length, 1);
+    for (const m of receivers) {
+      assert.equal(m[2], ": unknown", "messages typed unknown");
+      assert.match(m[3]!, new RegExp(`this\\.receive\\(${m[1]}\\)`));
     }
+    assert.match(host, /private receive\(m: unknown\): void \{\s*if \(!isPanelMessage\(m\)\)/, "guard first");
   });
 
   it("the guards drop unknown and malformed messages", () => {
@@ -117,17 +143,19 @@ describe("webview hosts", () => {
       { type: "run", command: "rm -rf /" },
       { type: "failed", message: 5 },
       { type: "rendered", view: "profile", charts: "x" },
+      { type: "rendered", view: 5, charts: [] },
       JSON.parse('{"__proto__": {"type": "ready"}}'),
     ];
-    const guards: [string, (x: unknown) => boolean][] = [
-      ["bench panel", benchProtocol.isPanelMessage],
-      ["occupancy panel", occupancyProtocol.isFromPanel],
-      ["profile panel", profileProtocol.isPanelMessage],
+    for (const j of junk) assert.equal(isPanelMessage(j), false, `accepted ${JSON.stringify(j)}`);
+    assert.equal(isPanelMessage({ type: "ready" }), true);
+    // And the panels' own guards on what the host sends them.
+    const hostGuards: [string, (x: unknown) => boolean][] = [
+      ["bench panel", benchProtocol.isHostMessage],
+      ["occupancy panel", occupancyProtocol.isShowMessage],
+      ["profile panel", profileProtocol.isHostMessage],
     ];
-    for (const [name, guard] of guards) {
+    for (const [name, guard] of hostGuards)
       for (const j of junk) assert.equal(guard(j), false, `${name} accepted ${JSON.stringify(j)}`);
-      assert.equal(guard({ type: "ready" }), true, name);
-    }
   });
 });
 
