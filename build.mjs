@@ -56,6 +56,7 @@ function copyAssets() {
   mkdirSync(`${dist}/wasm`, { recursive: true });
   cpSync("node_modules/web-tree-sitter/web-tree-sitter.wasm", `${dist}/wasm/web-tree-sitter.wasm`);
   cpSync("node_modules/tree-sitter-cuda/tree-sitter-cuda.wasm", `${dist}/wasm/tree-sitter-cuda.wasm`);
+  cpSync("node_modules/sql.js/dist/sql-wasm.wasm", `${dist}/wasm/sql-wasm.wasm`); // Nsight Systems exports
   if (existsSync("server/rules/docs")) cpSync("server/rules/docs", `${dist}/rules`, { recursive: true });
   for (const css of existsSync("webview") ? readdirSync("webview").filter((f) => f.endsWith(".css")) : []) {
     mkdirSync(`${dist}/webview`, { recursive: true });
