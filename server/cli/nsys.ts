@@ -12,7 +12,8 @@ import type { NsysSummary } from "../profile/nsysReportSummary";
 import { CliError } from "./cliError";
 import { formatDuration } from "./ncu";
 
-const INPUT_FAULTS = new Set(["NOT_FOUND", "DAMAGED", "NOT_NSYS"]);
+// A report nsys export cannot read is damaged input too (exit 1), like a damaged .sqlite.
+const INPUT_FAULTS = new Set(["NOT_FOUND", "DAMAGED", "NOT_NSYS", "EXPORT_FAILED"]);
 
 export function nsysCliError(e: unknown): unknown {
   if (!(e instanceof NsysReportError)) return e;

@@ -55,7 +55,7 @@ export async function exportSqlite(rep: string, o: NsysToolOptions): Promise<str
     if (r.exitCode !== 0 || (await mtime(partial)) === undefined)
       throw new NsysReportError(
         `nsys export could not read ${rep} (${r.signal ? `stopped by ${r.signal}` : `exit code ${r.exitCode}`}): ` +
-          `${nsysFailureMessage(r.output)}. The report may be damaged or from a newer Nsight Systems.`,
+          `${nsysFailureMessage(r.output).replace(/\.$/, "")}. The report may be damaged or from a newer Nsight Systems.`,
         "EXPORT_FAILED",
       );
     await rename(partial, out);

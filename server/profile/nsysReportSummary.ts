@@ -2,7 +2,7 @@
 // (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum) would list them, NVTX ranges with the launches inside
 // each instance, and how much of the time the GPU had work. This is the JSON of
 // `cuda-kernel-dev nsys summarize --json` (documented in the README).
-import { openNsysDb } from "./nsysReportDb";
+import { NsysReportError, openNsysDb } from "./nsysReportDb";
 import { readNsysTrace, type NsysGpuOp, type NsysTrace } from "./nsysReport";
 import { summarizeRanges, type NsysRangeSummary } from "./nsysReportRanges";
 import { durationStats, groupBy, round1, unionNs, type DurationStats } from "./nsysReportStats";
@@ -37,7 +37,7 @@ export interface NsysGpuIdle {
 export interface NsysSummary {
   report: string;
   gpus: { id: number; name: string }[];
-  /** Kernel launches (API calls that launched at least one kernel) and kernel executions. */
+  /** Kernel launches (distinct correlationIds of kernels: one per launch call, one for a whole CUDA graph) and kernel executions. */
   launches: number;
   kernelCount: number;
   kernels: NsysKernelSummary[];
@@ -129,6 +129,10 @@ export async function summarizeSqlite(file: string, report = file): Promise<Nsys
   const db = await openNsysDb(file);
   try {
     return summarizeTrace(report, readNsysTrace(db));
+  } catch (e) {
+    if (e instanceof NsysReportError) throw e;
+    // sql.js reads pages as queries need them: a file cut short fails here, not when opened
+    throw new NsysReportError(`${file} is damaged: ${e instanceof Error ? e.message : String(e)}`, "DAMAGED");
   } finally {
     db.close();
   }
