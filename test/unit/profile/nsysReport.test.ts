@@ -22,7 +22,7 @@ function statsTable(n: string): Record<string, string>[] {
 let cached: NsysSummary | undefined;
 const step = async (): Promise<NsysSummary> => (cached ??= await summarizeSqlite(join(FIX, "step.sqlite")));
 
-describe("nsys report: real step.py export vs nsys stats", () => {
+describe("nsys report: real step.py export vs nsys stats, kernels and copies", () => {
   it("every kernel's instances, total, mean, median, min, max, stddev and share equal cuda_gpu_kern_sum", async () => {
     const s = await step();
     const truth = parseNsysStats(read("step.stats.cuda_gpu_kern_sum.csv")).kernels!;
@@ -64,7 +64,9 @@ describe("nsys report: real step.py export vs nsys stats", () => {
       assert.equal(m.instances, Number(row.Count), row.Operation);
     }
   });
+});
 
+describe("nsys report: real step.py export, NVTX ranges and launches per step", () => {
   it("NVTX ranges equal nvtx_sum (range times) and nvtx_gpu_proj_sum (GPU ops, projected time)", async () => {
     const s = await step();
     for (const row of statsTable("step.stats.nvtx_sum.csv")) {

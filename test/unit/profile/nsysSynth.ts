@@ -140,6 +140,7 @@ export function addSteps(
 ): void {
   let t = 1_000_000;
   let gpuFree = 0;
+  x.db.run("BEGIN"); // one transaction: row by row, each insert would be its own
   for (let s = 0; s < steps; s++) {
     const start = t;
     for (let i = 0; i < launches; i++) {
@@ -153,4 +154,5 @@ export function addSteps(
     x.range({ start, end: t, name: "step" });
     t += 10_000;
   }
+  x.db.run("COMMIT");
 }
