@@ -63,7 +63,7 @@ function buildIndex(t: NsysTrace): Index {
   const opsByCorr = new Map<number, Map<number, NsysGpuOp[]>>();
   for (const op of t.ops) {
     let m = opsByCorr.get(op.globalPid);
-    if (!m) opsByCorr.set(op.globalPid, (m = new Map()));
+    if (!m) opsByCorr.set(op.globalPid, (m = new Map<number, NsysGpuOp[]>()));
     const list = m.get(op.correlationId);
     if (list) list.push(op);
     else m.set(op.correlationId, [op]);
