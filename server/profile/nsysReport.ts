@@ -88,6 +88,19 @@ function requireColumns(db: NsysDb, table: string, cols: string[]): void {
 
 const OP_COLS = ["start", "end", "deviceId", "streamId", "correlationId", "globalPid"];
 
+/** The fields every GPU operation has, from a row that starts with OP_COLS. */
+const baseOp = (kind: NsysOpKind, name: string, shortName: string, r: unknown[]): NsysGpuOp => ({
+  kind,
+  startNs: num(r[0]),
+  endNs: num(r[1]),
+  deviceId: num(r[2]),
+  streamId: num(r[3]),
+  correlationId: num(r[4]),
+  globalPid: num(r[5]),
+  name,
+  shortName,
+});
+
 function readKernels(db: NsysDb, str: Map<number, string>, out: NsysGpuOp[]): void {
   const t = "CUPTI_ACTIVITY_KIND_KERNEL";
   if (!db.has(t)) return;
@@ -96,15 +109,7 @@ function readKernels(db: NsysDb, str: Map<number, string>, out: NsysGpuOp[]): vo
   db.each(`SELECT ${[...OP_COLS, "demangledName", "shortName", ...dims].join(", ")} FROM ${t}`, (r) => {
     const name = str.get(num(r[6])) ?? `<string ${num(r[6])}>`;
     out.push({
-      kind: "kernel",
-      startNs: num(r[0]),
-      endNs: num(r[1]),
-      deviceId: num(r[2]),
-      streamId: num(r[3]),
-      correlationId: num(r[4]),
-      globalPid: num(r[5]),
-      name,
-      shortName: str.get(num(r[7])) ?? name,
+      ...baseOp("kernel", name, str.get(num(r[7])) ?? name, r),
       grid: [num(r[8]), num(r[9]), num(r[10])],
       block: [num(r[11]), num(r[12]), num(r[13])],
       registersPerThread: num(r[14]),
@@ -123,15 +128,7 @@ function readMemoryOps(db: NsysDb, out: NsysGpuOp[]): void {
   const memcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
   const memset = "CUPTI_ACTIVITY_KIND_MEMSET";
   const op = (kind: NsysOpKind, name: string, r: unknown[]): NsysGpuOp => ({
-    kind,
-    startNs: num(r[0]),
-    endNs: num(r[1]),
-    deviceId: num(r[2]),
-    streamId: num(r[3]),
-    correlationId: num(r[4]),
-    globalPid: num(r[5]),
-    name,
-    shortName: name,
+    ...baseOp(kind, name, name, r),
     bytes: num(r[6]),
   });
   if (db.has(memcpy)) {
