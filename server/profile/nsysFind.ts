@@ -68,16 +68,12 @@ export function nsysCandidates(o: FindNsysOptions = {}): string[] {
 /** The nsys to run: the setting when given, else the first executable candidate, else undefined. */
 export function findNsys(o: FindNsysOptions = {}): string | undefined {
   const configured = o.configured?.trim();
-  if (configured) return configured;
+  // The setting's default is the bare name "nsys": that means "look it up", not "only on PATH".
+  if (configured && configured !== "nsys" && configured !== EXE) return configured;
   const ok = o.isExecutable ?? executable;
   return nsysCandidates(o).find(ok);
 }
 
-export function nsysNotFoundMessage(o: FindNsysOptions = {}): string {
-  const where = ["PATH", "/opt/nvidia/nsight-systems/*/bin", "the CUDA toolkit", "Nsight Compute's folder"];
-  return (
-    `Nsight Systems CLI (nsys) not found: looked on ${where.join(", ")}` +
-    (o.configured ? "" : ". Install Nsight Systems, or set cudaKernelDev.nsys.path (CLI: --nsys)") +
-    "."
-  );
-}
+/** Where findNsys looks, for "not found" messages. */
+export const NSYS_SEARCHED =
+  "PATH, /opt/nvidia/nsight-systems/*/bin, the CUDA toolkit and Nsight Compute's folder";

@@ -6,6 +6,7 @@
 import { rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { nsysFailureMessage } from "./nsysCli";
+import { NSYS_SEARCHED } from "./nsysFind";
 import { NsysReportError } from "./nsysReportDb";
 import { summarizeSqlite, type NsysSummary } from "./nsysReportSummary";
 import { runTool, ToolCancelledError, ToolMissingError } from "./spawnTool";
@@ -27,8 +28,8 @@ const mtime = async (p: string): Promise<number | undefined> => {
 
 export function noNsys(what: string): NsysReportError {
   return new NsysReportError(
-    `${what} needs the Nsight Systems CLI (nsys), which was not found: install Nsight Systems or set ` +
-      `cudaKernelDev.nsys.path (CLI: --nsys). An SQLite export (nsys export --type sqlite) opens without it.`,
+    `${what} needs the Nsight Systems CLI (nsys), which was not found (looked on ${NSYS_SEARCHED}): install ` +
+      `Nsight Systems or set cudaKernelDev.nsys.path (CLI: --nsys). An SQLite export (nsys export --type sqlite) opens without it.`,
     "NO_NSYS",
   );
 }

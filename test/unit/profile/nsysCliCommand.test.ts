@@ -5,7 +5,7 @@ import { chmodSync, copyFileSync, mkdtempSync, readdirSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { findNsys, nsysCandidates, nsysNotFoundMessage } from "../../../server/profile/nsysFind";
+import { findNsys, nsysCandidates } from "../../../server/profile/nsysFind";
 import type { NsysSummary } from "../../../server/profile/nsysReportSummary";
 
 const root = join(__dirname, "../../..");
@@ -16,7 +16,7 @@ const cli = (...args: string[]) =>
     encoding: "utf8",
   });
 
-describe("cuda-kernel-dev nsys", () => {
+describe("cuda-kernel-dev nsys summarize", () => {
   it("summarize --json: the documented shape, the real report's numbers", () => {
     const r = cli("nsys", "summarize", join(FIX, "step.sqlite"), "--json");
     assert.equal(r.status, 0, r.stderr);
@@ -60,7 +60,9 @@ describe("cuda-kernel-dev nsys", () => {
     assert.match(r.stdout, /\[CUDA memcpy Host-to-Device\]: 6 in/);
     assert.match(r.stdout, /step x5: 13 \[9-17\] launches, 4 distinct kernels/);
   });
+});
 
+describe("cuda-kernel-dev nsys: faults and profile", () => {
   it("exit codes: 1 for damaged input, 3 when nsys is missing", () => {
     const d = mkdtempSync(join(tmpdir(), "ckd-nsys-cli-"));
     writeFileSync(join(d, "bad.sqlite"), "not sqlite at all ".repeat(64));
@@ -70,7 +72,10 @@ describe("cuda-kernel-dev nsys", () => {
     copyFileSync(join(FIX, "bench.nsys-rep"), join(d, "bench.nsys-rep")); // no export beside it
     const rep = cli("nsys", "summarize", join(d, "bench.nsys-rep"), "--nsys", join(d, "missing-nsys"));
     assert.equal(rep.status, 3);
-    assert.match(rep.stderr, /needs the Nsight Systems CLI \(nsys\), which was not found/);
+    assert.match(
+      rep.stderr,
+      /needs the Nsight Systems CLI \(nsys\), which was not found \(looked on PATH, .*cudaKernelDev\.nsys\.path/,
+    );
     const prof = cli(
       "nsys",
       "profile",
@@ -145,6 +150,10 @@ describe("finding nsys", () => {
     const gpuMachine = "/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys";
     assert.equal(findNsys({ ...o, isExecutable: (p) => p === gpuMachine }), gpuMachine);
     assert.equal(findNsys({ ...o, isExecutable: () => false }), undefined);
-    assert.match(nsysNotFoundMessage(), /cudaKernelDev\.nsys\.path/);
+    assert.equal(
+      findNsys({ ...o, configured: "nsys", isExecutable: (p) => p === gpuMachine }),
+      gpuMachine,
+      "the setting's default, the bare name, is looked up everywhere",
+    );
   });
 });
