@@ -56,6 +56,7 @@ function copyAssets() {
   mkdirSync(`${dist}/wasm`, { recursive: true });
   cpSync("node_modules/web-tree-sitter/web-tree-sitter.wasm", `${dist}/wasm/web-tree-sitter.wasm`);
   cpSync("node_modules/tree-sitter-cuda/tree-sitter-cuda.wasm", `${dist}/wasm/tree-sitter-cuda.wasm`);
+  cpSync("node_modules/sql.js/dist/sql-wasm.wasm", `${dist}/wasm/sql-wasm.wasm`); // Nsight Systems exports
   if (existsSync("server/rules/docs")) cpSync("server/rules/docs", `${dist}/rules`, { recursive: true });
   // Each panel's stylesheet, webview/<panel>/<panel>.css, goes beside its script: dist/webview/<panel>.css.
   for (const panel of existsSync("webview") ? readdirSync("webview") : []) {

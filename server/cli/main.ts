@@ -11,6 +11,7 @@ import { profileCommand } from "./profile";
 import { occupancyCommand } from "./occupancy";
 import { resourcesCommand } from "./resources";
 import { benchCommand } from "./bench";
+import { nsysCommand } from "./nsys";
 
 const program = new Command("cuda-kernel-dev")
   .description("Lint, benchmark, profile and size CUDA kernels.")
@@ -27,6 +28,7 @@ const commands: Command[] = [
   occupancyCommand(),
   resourcesCommand(),
   benchCommand(),
+  nsysCommand(),
 ];
 for (const c of commands) program.addCommand(c);
 
