@@ -13,6 +13,7 @@ import { parsePtxasResources } from "../../server/compiler/ptxasResources";
 import { archLimits } from "../../server/occupancy/archLimits";
 import { maxThreadsPerBlockForRegs, occupancy } from "../../server/occupancy/occupancy";
 import { openGpu0 } from "./device";
+import { sweepCubinArgs } from "./occupancySweepArgs";
 import { nvcc, repoRoot } from "./paths";
 
 const REG_CAPS = [24, 64, 128, 255];
@@ -59,16 +60,7 @@ describe("occupancy calculator = driver on this GPU", () => {
     let rows = 0;
     for (const cap of REG_CAPS) {
       const cubin = join(dir, `regs${cap}.cubin`);
-      const args = [
-        "-cubin",
-        `-arch=${arch}`,
-        `-maxrregcount=${cap}`,
-        "-Xptxas",
-        "-v",
-        "-o",
-        cubin,
-        join(repoRoot, "test/gpu/occupancySweep.cu"),
-      ];
+      const args = sweepCubinArgs(arch, cap, cubin, join(repoRoot, "test/gpu/occupancySweep.cu"));
       const run = spawnSync(nvcc, args, { encoding: "utf8" });
       assert.equal(run.status, 0, run.stderr);
       const report = parsePtxasResources(run.stdout + run.stderr); // ptxas reports on stderr

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parsePtxasResources } from "../../server/compiler/ptxasResources";
+import { sweepCubinArgs } from "./occupancySweepArgs";
 
 const REG_CAPS = [24, 32, 40, 48, 56, 64, 72, 80, 96, 128, 136, 168, 200, 232, 255];
 
@@ -20,16 +21,7 @@ const source = join("test", "gpu", "occupancySweep.cu"); // run from the reposit
 const cubins = [];
 for (const [i, cap] of REG_CAPS.entries()) {
   const file = `regs${cap}.cubin`;
-  const args = [
-    "-cubin",
-    `-arch=${arch}`,
-    `-maxrregcount=${cap}`,
-    "-Xptxas",
-    "-v",
-    "-o",
-    join(outDir, file),
-    source,
-  ];
+  const args = sweepCubinArgs(arch, cap, join(outDir, file), source);
   const run = spawnSync(nvcc, args, { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`nvcc failed (${run.status}): ${run.stderr}`);
   const out = run.stdout + run.stderr; // ptxas reports on stderr
