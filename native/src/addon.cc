@@ -4,9 +4,7 @@
 // CUDA. The typed surface is native/addon.d.ts; this file only registers its functions.
 #include <napi.h>
 
-#include "devices.h"
-#include "launches.h"
-#include "modules.h"
+#include "exports.h"
 
 namespace {
 

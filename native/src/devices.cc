@@ -1,11 +1,10 @@
 // Driver status, devices, primary contexts and memory.
-#include "devices.h"
-
 #include <cstdint>
 #include <map>
 #include <string>
 
 #include "addonState.h"
+#include "exports.h"
 
 namespace addon {
 

@@ -1,6 +1,4 @@
 // Launches and timed launches, with the L2 flush that runs before a timed sample.
-#include "launches.h"
-
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -8,6 +6,7 @@
 #include <vector>
 
 #include "addonState.h"
+#include "exports.h"
 
 namespace addon {
 

@@ -1,6 +1,4 @@
 // Modules (loaded from cubin, fatbin or PTX files), their functions, function attributes and occupancy.
-#include "modules.h"
-
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "addonState.h"
+#include "exports.h"
 
 namespace addon {
 
