@@ -224,7 +224,9 @@ export class Timeline {
     const tick = [1, 2, 5].map((m) => m * step).find((s) => span / s <= 10) ?? step * 10;
     g.fillStyle = fg;
     g.strokeStyle = themeColor("--vscode-editorWidget-border", "#555");
-    for (let t = Math.ceil(this.t0 / tick) * tick; t <= this.t1; t += tick) {
+    // Ticks at round times since the trace's start, which is what they read.
+    const origin = this.report.startNs;
+    for (let t = origin + Math.ceil((this.t0 - origin) / tick) * tick; t <= this.t1; t += tick) {
       const x = this.x(t);
       g.fillRect(x, RULER_H - 5, 1, 5);
       g.fillText(formatNs(t - this.report.startNs), x + 3, RULER_H / 2);
