@@ -17,7 +17,9 @@ const bytes = (b: number): string =>
     ? `${(b / 1e9).toFixed(2)} GB`
     : b >= 1e6
       ? `${(b / 1e6).toFixed(2)} MB`
-      : `${(b / 1e3).toFixed(1)} KB`;
+      : b >= 1e3
+        ? `${(b / 1e3).toFixed(1)} KB`
+        : `${b} B`;
 
 function table(id: string, title: string, head: string[], rows: (string | HTMLElement)[][]): HTMLElement {
   const s = el("section");
