@@ -1,13 +1,17 @@
 // `cudaKernelDev.nsysProfile`: run a command line of the user's (their Python benchmark, a test
-// binary) under Nsight Systems and show cuda_gpu_kern_sum / cuda_gpu_mem_time_sum as a table and
-// chart. When nsys fails (on some installs its importer fails and no .nsys-rep appears) the user
-// reads nsys's own message, and the full output is in the log.
+// binary) under Nsight Systems (found by findNsys) into .cuda-kernel-dev/profiles/nsys-<time>.nsys-rep
+// and open it in the Nsight Systems panel (nsysReportEditor.ts), which remembers the command so
+// "Profile with Nsight Compute" can rerun it under ncu. When nsys fails (on some installs its
+// importer fails and no .nsys-rep appears) the user reads why, and nsys's output is in the log.
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { splitCommandLine } from "../server/profile/commandLine";
-import { NsysError, nsysProfileAndStats } from "../server/profile/nsysCli";
+import { findNsys } from "../server/profile/nsysFind";
+import { nsysProfileReport } from "../server/profile/nsysProfile";
+import { NsysReportError } from "../server/profile/nsysReportDb";
 import { errorMessage } from "../server/util/errorMessage";
-import { showProfilePanel } from "./profilePanel";
+import * as nsysReportEditor from "./nsysReportEditor";
+import { NSYS_EDITOR, rememberCommand } from "./nsysReportEditor";
 import { openSettings, settings } from "./settings";
 import { requireTrust } from "./workspaceTrust";
 
@@ -32,19 +36,19 @@ async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, a
         });
   if (!line) return;
   await ctx.workspaceState.update("nsys.command", line);
-  const nsysPath = settings().nsysPath;
   const ac = new AbortController();
   try {
     const command = splitCommandLine(line);
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    const report = join(folder, ".cuda-kernel-dev", "profiles", `nsys-${stamp}.nsys-rep`);
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Nsight Systems: ${line}`, cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => ac.abort());
-        return nsysProfileAndStats({
-          nsysPath,
+        return nsysProfileReport({
+          nsysPath: findNsys({ configured: settings().nsysPath }),
           command,
-          report: join(folder, ".cuda-kernel-dev", "profiles", `nsys-${stamp}`),
+          report,
           cwd: folder,
           signal: ac.signal,
           onLine: (l) => {
@@ -54,20 +58,18 @@ async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, a
         });
       },
     );
-    showProfilePanel(ctx, log, `nsys:${line}`, "Nsight Systems", {
-      type: "nsys",
-      title: "Nsight Systems",
-      command: `${line}  →  ${vscode.workspace.asRelativePath(result.report)}`,
-      stats: result.stats,
-    });
+    if (result.programExitCode !== null)
+      log.warn(`nsys: ${line} exited with code ${result.programExitCode}; its report is whole`);
+    await rememberCommand(ctx, result.report, line);
+    await vscode.commands.executeCommand("vscode.openWith", vscode.Uri.file(result.report), NSYS_EDITOR);
   } catch (e) {
     if (ac.signal.aborted) return;
-    if (e instanceof NsysError && e.output) log.error(`nsys output:\n${e.output}`);
     const message = errorMessage(e);
     log.error(message);
+    const missing = e instanceof NsysReportError && e.code === "NO_NSYS";
     const pick = await vscode.window.showErrorMessage(
       `CUDA Kernel Dev: ${message}`,
-      ...(e instanceof NsysError && e.code === "NOT_FOUND" ? ["Open Settings"] : ["Show Log"]),
+      ...(missing ? ["Open Settings"] : ["Show Log"]),
     );
     if (pick === "Open Settings") await openSettings("cudaKernelDev.nsys");
     else if (pick === "Show Log") log.show(true);
@@ -75,5 +77,6 @@ async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, a
 }
 
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  nsysReportEditor.activate(ctx, log);
   ctx.subscriptions.push(vscode.commands.registerCommand(NSYS_COMMAND, (arg: unknown) => run(ctx, log, arg)));
 }

@@ -12,13 +12,15 @@ export interface PanelOptions {
   extensionUri: vscode.Uri;
   log: vscode.LogOutputChannel;
   /** The page's script, dist/webview/<bundle>.js (built from webview/<bundle>/); view type cudaKernelDev.<bundle>. */
-  bundle: "bench" | "occupancy" | "profile";
+  bundle: "bench" | "occupancy" | "profile" | "nsys";
   /** Its stylesheets, dist/webview/<name>.css (copied from webview/<name>/<name>.css), in cascade order. */
   styles: ("shared" | PanelOptions["bundle"])[];
   /** The page's title. */
   title: string;
   /** Names the panel in the log. */
   label: string;
+  /** The panel's own requests (the Nsight Systems timeline's windows and kernel actions): true when its guard took `m`. */
+  onRequest?: (m: unknown) => boolean;
 }
 
 function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -31,6 +33,7 @@ export class WebviewHost<M> {
   private ready = false;
   private readonly log: vscode.LogOutputChannel;
   private readonly label: string;
+  private readonly onRequest: ((m: unknown) => boolean) | undefined;
 
   /** Hosts the page in `panel`: one `open` created, or a custom editor's. */
   constructor(
@@ -40,6 +43,7 @@ export class WebviewHost<M> {
   ) {
     this.log = options.log;
     this.label = options.label;
+    this.onRequest = options.onRequest;
     const webview = panel.webview;
     webview.options = webviewOptions(options.extensionUri);
     const listener = webview.onDidReceiveMessage((m: unknown) => this.receive(m));
@@ -78,6 +82,11 @@ export class WebviewHost<M> {
     if (this.ready) void this.panel.webview.postMessage(message);
   }
 
+  /** Sends a reply that is not the panel's state (not sent again on `ready`); dropped while the page loads. */
+  post(message: M): void {
+    if (this.ready) void this.panel.webview.postMessage(message);
+  }
+
   /** Closes the panel (its listener goes with it). */
   dispose(): void {
     this.panel.dispose();
@@ -85,6 +94,7 @@ export class WebviewHost<M> {
 
   private receive(m: unknown): void {
     if (!isPanelMessage(m)) {
+      if (this.onRequest?.(m)) return;
       this.log.warn(`${this.label}: dropped a malformed message`);
       return;
     }

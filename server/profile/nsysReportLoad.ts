@@ -8,7 +8,8 @@ import { basename, dirname, extname, join } from "node:path";
 import { nsysFailureMessage } from "./nsysCli";
 import { NSYS_SEARCHED } from "./nsysFind";
 import { NsysReportError } from "./nsysReportDb";
-import { summarizeSqlite, type NsysSummary } from "./nsysReportSummary";
+import type { NsysTrace } from "./nsysReport";
+import { readSqlite, summarizeSqlite, type NsysSummary } from "./nsysReportSummary";
 import { runTool, ToolCancelledError, ToolMissingError } from "./spawnTool";
 
 export interface NsysToolOptions {
@@ -71,9 +72,22 @@ export async function exportSqlite(rep: string, o: NsysToolOptions): Promise<str
 
 /** Summarizes FILE: a .nsys-rep (exported first) or its .sqlite export. */
 export async function loadNsysSummary(file: string, o: NsysToolOptions): Promise<NsysSummary> {
+  return summarizeSqlite(await sqliteOf(file, o), file);
+}
+
+/** FILE's summary and trace (for the panel's timeline), as loadNsysSummary reads them. */
+export async function loadNsysReport(
+  file: string,
+  o: NsysToolOptions,
+): Promise<{ summary: NsysSummary; trace: NsysTrace }> {
+  return readSqlite(await sqliteOf(file, o), file);
+}
+
+/** The SQLite export to read for FILE. */
+async function sqliteOf(file: string, o: NsysToolOptions): Promise<string> {
   const ext = extname(file).toLowerCase();
-  if (ext === ".nsys-rep" || ext === ".qdrep") return summarizeSqlite(await exportSqlite(file, o), file);
-  if (ext === ".sqlite" || ext === ".db") return summarizeSqlite(file);
+  if (ext === ".nsys-rep" || ext === ".qdrep") return exportSqlite(file, o);
+  if (ext === ".sqlite" || ext === ".db") return file;
   throw new NsysReportError(
     `${file}: expected a .nsys-rep report or its SQLite export (.sqlite); for nsys stats CSV output use the Nsight Systems panel`,
     "NOT_NSYS",

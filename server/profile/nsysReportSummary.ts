@@ -126,9 +126,18 @@ export function summarizeTrace(report: string, t: NsysTrace): NsysSummary {
 
 /** Reads an SQLite export and summarizes it (for a .nsys-rep, see nsysReportLoad). */
 export async function summarizeSqlite(file: string, report = file): Promise<NsysSummary> {
+  return (await readSqlite(file, report)).summary;
+}
+
+/** The summary and the trace it came from (the Nsight Systems panel's timeline reads the trace). */
+export async function readSqlite(
+  file: string,
+  report = file,
+): Promise<{ summary: NsysSummary; trace: NsysTrace }> {
   const db = await openNsysDb(file);
   try {
-    return summarizeTrace(report, readNsysTrace(db));
+    const trace = readNsysTrace(db);
+    return { summary: summarizeTrace(report, trace), trace };
   } catch (e) {
     if (e instanceof NsysReportError) throw e;
     // sql.js reads pages as queries need them: a file cut short fails here, not when opened

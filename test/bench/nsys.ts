@@ -5,7 +5,8 @@
 import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { summarizeSqlite } from "../../server/profile/nsysReportSummary";
+import { NsysTimelineData } from "../../extension/nsysPanelWindow";
+import { readSqlite, summarizeSqlite } from "../../server/profile/nsysReportSummary";
 import { addSteps, SynthExport } from "../unit/profile/nsysSynth";
 
 const RUNS = 5;
@@ -39,6 +40,34 @@ async function main(): Promise<void> {
   ms.sort((a, b) => a - b);
   console.log(
     `summarize: median ${ms[RUNS >> 1]!.toFixed(0)} ms, min ${ms[0]!.toFixed(0)} ms, max ${ms.at(-1)!.toFixed(0)} ms (${RUNS} runs); max RSS ${(rss / 1e6).toFixed(0)} MB`,
+  );
+  await timelineWindows(file);
+}
+
+/** The panel's timeline: building its data once, then a window query per zoom/pan (1,500 px wide). */
+async function timelineWindows(file: string): Promise<void> {
+  const { summary, trace } = await readSqlite(file);
+  let t0 = performance.now();
+  const data = new NsysTimelineData(trace);
+  const r = data.report(summary, "x", "x", null);
+  const build = performance.now() - t0;
+  const span = r.endNs - r.startNs;
+  const times: number[] = [];
+  let boxes = 0;
+  for (const zoom of [1, 10, 100, 1000]) {
+    const w = span / zoom;
+    for (let i = 0; i < 20; i++) {
+      const from = r.startNs + ((span - w) * i) / 19;
+      t0 = performance.now();
+      const win = data.window({ type: "window", id: i, t0: from, t1: from + w, nsPerPixel: w / 1500 });
+      times.push(performance.now() - t0);
+      if (zoom === 1 && i === 0) boxes = win.boxes.reduce((s, b) => s + b.length, 0);
+    }
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `timeline: data built in ${build.toFixed(0)} ms; window query median ${times[times.length >> 1]!.toFixed(2)} ms, ` +
+      `max ${times.at(-1)!.toFixed(2)} ms (${times.length} windows at 1x-1000x zoom); whole trace = ${boxes} boxes`,
   );
 }
 

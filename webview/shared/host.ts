@@ -5,11 +5,16 @@ import { clearCharts, drawnCharts } from "./charts";
 import { el } from "./dom";
 import type { PanelMessage } from "./protocol";
 
-declare function acquireVsCodeApi(): { postMessage(msg: PanelMessage): void };
+declare function acquireVsCodeApi(): { postMessage(msg: unknown): void };
 // VS Code allows one acquireVsCodeApi() per page load.
 const vscode = acquireVsCodeApi();
 
 export function postToHost(msg: PanelMessage): void {
+  vscode.postMessage(msg);
+}
+
+/** A panel's own request (its protocol types it; the host passes it through that panel's guard). */
+export function postRequest(msg: { type: string }): void {
   vscode.postMessage(msg);
 }
 

@@ -1,0 +1,100 @@
+// `*.nsys-rep` (and nsys's `*.sqlite` exports, through "Open With…") open in the Nsight Systems
+// panel as a read-only custom editor. A .nsys-rep is exported to SQLite by `nsys export` through
+// the one launcher, so it needs a trusted workspace unless a fresh export already lies beside it;
+// an .sqlite needs no tool. Progress with cancel while exporting and reading; the reason for a
+// failure is shown in the panel.
+import { basename, extname } from "node:path";
+import * as vscode from "vscode";
+import { findNsys } from "../server/profile/nsysFind";
+import { NsysReportError } from "../server/profile/nsysReportDb";
+import { loadNsysReport } from "../server/profile/nsysReportLoad";
+import { errorMessage } from "../server/util/errorMessage";
+import { NsysPanel } from "./nsysPanel";
+import { settings } from "./settings";
+
+export const NSYS_EDITOR = "cudaKernelDev.nsysReport";
+export const NSYS_SQLITE_EDITOR = "cudaKernelDev.nsysSqlite";
+
+/** The command line each report profiled (kept by the Nsight Systems command), by report path. */
+const COMMANDS_KEY = "nsys.reportCommands";
+
+export async function rememberCommand(
+  ctx: vscode.ExtensionContext,
+  report: string,
+  line: string,
+): Promise<void> {
+  const all = ctx.workspaceState.get<Record<string, string>>(COMMANDS_KEY, {});
+  // The newest 50 are enough: older reports fall back to profiling the workspace kernel.
+  const kept = Object.entries(all).slice(-49);
+  await ctx.workspaceState.update(COMMANDS_KEY, Object.fromEntries([...kept, [report, line]]));
+}
+
+function commandOf(ctx: vscode.ExtensionContext, report: string): string | null {
+  return ctx.workspaceState.get<Record<string, string>>(COMMANDS_KEY, {})[report] ?? null;
+}
+
+async function load(
+  ctx: vscode.ExtensionContext,
+  view: NsysPanel,
+  path: string,
+  token: vscode.CancellationToken,
+  progress: vscode.Progress<{ message?: string }>,
+): Promise<void> {
+  const ac = new AbortController();
+  token.onCancellationRequested(() => ac.abort());
+  const trusted = vscode.workspace.isTrusted;
+  try {
+    const r = await loadNsysReport(path, {
+      // Untrusted: no nsys, so only an existing fresh export is read.
+      nsysPath: trusted ? findNsys({ configured: settings().nsysPath }) : undefined,
+      signal: ac.signal,
+      onLine: (l) => {
+        if (l.trim()) progress.report({ message: l.trim().slice(0, 80) });
+      },
+    });
+    if (ac.signal.aborted) throw new NsysReportError("cancelled", "CANCELLED");
+    view.load(r.summary, r.trace, vscode.workspace.asRelativePath(path), commandOf(ctx, path));
+  } catch (e) {
+    const untrusted = !trusted && e instanceof NsysReportError && e.code === "NO_NSYS";
+    view.fail(
+      untrusted
+        ? `Reading ${basename(path)} runs nsys export, which needs a trusted workspace: trust this workspace, or open its SQLite export (nsys export --type sqlite).`
+        : `Cannot open ${path}: ${errorMessage(e)}`,
+    );
+  }
+}
+
+class NsysEditorProvider implements vscode.CustomReadonlyEditorProvider {
+  constructor(
+    private readonly ctx: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  async resolveCustomEditor(doc: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const path = doc.uri.fsPath;
+    const name = basename(path);
+    const view = new NsysPanel(panel, this.ctx.extensionUri, this.log, name);
+    const exporting = extname(path) !== ".sqlite";
+    view.loading(exporting ? `Exporting ${name} with nsys and reading it…` : `Reading ${name}…`);
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Nsight Systems: ${name}`, cancellable: true },
+      (progress, token) => load(this.ctx, view, path, token, progress),
+    );
+  }
+}
+
+export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const provider = new NsysEditorProvider(ctx, log);
+  const options = {
+    webviewOptions: { retainContextWhenHidden: false },
+    supportsMultipleEditorsPerDocument: true,
+  };
+  ctx.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(NSYS_EDITOR, provider, options),
+    vscode.window.registerCustomEditorProvider(NSYS_SQLITE_EDITOR, provider, options),
+  );
+}
