@@ -9,7 +9,7 @@ import { exportPage, type NcuPage } from "./ncuCli";
 import { parseNcuCsv, NcuCsvError, type NcuDetailsLaunch, type NcuRawLaunch } from "./ncuCsv";
 import { parseNcuSource, type SourceReport } from "./ncuSource";
 import { summarizeNcuCsv, type KernelSummary } from "./ncuSummary";
-import { cachedFor } from "./summaryCache";
+import { cachedFor, summaryCodec } from "./summaryCache";
 
 export interface LoadedProfile {
   details: NcuDetailsLaunch[];
@@ -149,19 +149,6 @@ export async function loadProfile(
   return loadCsvs(files, options);
 }
 
-const isSummary = (v: unknown): v is { kernels: KernelSummary[] } =>
-  typeof v === "object" &&
-  v !== null &&
-  Array.isArray((v as { kernels?: unknown }).kernels) &&
-  (v as { kernels: unknown[] }).kernels.every(
-    (k) =>
-      typeof k === "object" &&
-      k !== null &&
-      typeof (k as KernelSummary).id === "number" &&
-      typeof (k as KernelSummary).kernel === "string" &&
-      Array.isArray((k as KernelSummary).findings),
-  );
-
 /** Summarises the details page alone, streamed: a raw page stops at its header. */
 function summarizeDetailsCsv(file: string): Promise<{ kernels: KernelSummary[] }> {
   return summarizeNcuCsv({ path: file }, (page) => {
@@ -189,5 +176,5 @@ export function loadSummary(
           return summarizeDetailsCsv(file);
         })
       : summarizeDetailsCsv(path);
-  return cache ? cachedFor(path, compute, isSummary) : compute();
+  return cache ? cachedFor(path, compute, summaryCodec) : compute();
 }

@@ -14,7 +14,8 @@ const FIX = join(__dirname, "../../fixtures/profile");
 /** A cache file saying `marker` for the report as it is now: served only while the report is unchanged. */
 function plantMarker(report: string, version = SUMMARY_CACHE_VERSION): void {
   const s = statSync(report, { bigint: true });
-  const value = { kernels: [{ id: 999, kernel: "from the cache", findings: [] }] };
+  // One launch, stored as summaryCodec writes it: [kernel, id, block, grid, six figures, findings].
+  const value = { strings: ["from the cache"], kernels: [[0, 999, null, null, 1, 2, 3, 4, 5, 6, []]] };
   writeFileSync(
     summaryCachePath(report),
     JSON.stringify({ version, size: s.size.toString(), mtimeNs: s.mtimeNs.toString(), value }),
@@ -41,7 +42,10 @@ describe("the summary kept beside a report", () => {
     const file = summaryCachePath(report);
     assert.equal(file, join(report, "..", ".cuda-kernel-dev", "ncu-cache", "r.details.csv.summary.json"));
     assert.ok(existsSync(file));
-    assert.deepEqual(await loadSummary(report, "ncu"), expected);
+    const cached = await loadSummary(report, "ncu");
+    // Same value, same field order: `--json` prints a cached summary byte for byte as a fresh one.
+    assert.equal(JSON.stringify(cached), JSON.stringify(expected));
+    assert.ok(readFileSync(file).length < JSON.stringify(expected).length, "stored compactly");
     plantMarker(report);
     assert.ok(fromCache(await loadSummary(report, "ncu")));
   });
@@ -66,7 +70,19 @@ describe("the summary kept beside a report", () => {
   it("damaged (not JSON, or JSON of the wrong shape) is passed over and replaced", async () => {
     await loadSummary(report, "ncu");
     const file = summaryCachePath(report);
-    for (const junk of ['{"version": 1, "size"', "[]", '{"value": {"kernels": 3}}', "\u0000\u0001"]) {
+    const s = statSync(report, { bigint: true });
+    const key = `"version": ${SUMMARY_CACHE_VERSION}, "size": "${s.size}", "mtimeNs": "${s.mtimeNs}"`;
+    const junks = [
+      '{"version": 1, "size"',
+      "[]",
+      "\u0000\u0001",
+      `{${key}, "value": {"kernels": 3}}`,
+      `{${key}, "value": {"strings": [], "kernels": [[0, 1, null, null, 1, 2, 3, 4, 5, 6, []]]}}`,
+      `{${key}, "value": {"strings": ["k"], "kernels": [[0, 1, [1, 2], null, 1, 2, 3, 4, 5, 6, []]]}}`,
+      `{${key}, "value": {"strings": ["k"], "kernels": [[0, 1, null, null, 1, 2, 3, 4, 5, "6", []]]}}`,
+      `{${key}, "value": {"strings": ["k"], "kernels": [[0, 1, null, null, 1, 2, 3, 4, 5, 6, [[0, 0, 1, 7]]]]}}`,
+    ];
+    for (const junk of junks) {
       writeFileSync(file, junk);
       assert.deepEqual(await loadSummary(report, "ncu"), expected, junk);
       assert.equal(
