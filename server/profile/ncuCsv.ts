@@ -6,7 +6,7 @@ import { streamRecords, StringTable, type CsvInput } from "./csvRecords";
 import { NcuCsvError } from "./ncuCsvError";
 import { DetailsBuilder } from "./ncuDetails";
 import { Columns, launchInfo, type NcuDetailsLaunch, type NcuExport, type NcuRawLaunch } from "./ncuLaunch";
-import { cachedUnitFactor, normalise, type MetricValue } from "./units";
+import { cachedUnitFactor, normalise, parseNcuNumber, type MetricValue } from "./units";
 
 export { NcuCsvError };
 export type { CsvInput };
@@ -72,6 +72,8 @@ const NOWHERE = (): string => "";
 
 class RawBuilder {
   private units: string[] | undefined;
+  /** Each metric column's unit conversion, looked up once from the units row. */
+  private factors: ({ factor: number; base: string } | undefined)[] = [];
   private readonly metricCols: number[] = [];
   private readonly idCol: number;
   private readonly strings = new StringTable();
@@ -97,26 +99,33 @@ class RawBuilder {
       );
     if (rec[this.idCol] === "" && !this.units) {
       this.units = rec.map((u) => this.strings.get(u)); // the second row of a raw export holds the units
+      this.factors = this.units.map(this.factorOf);
       return;
     }
     const info = launchInfo(this.cols, rec, line, this.strings);
     const metrics = new Map<string, { unit: string; value: MetricValue }>();
     for (const i of this.metricCols) {
-      const name = this.cols.header[i]!;
       const text = rec[i]!;
-      if (text === "") continue; // metric not collected for this launch
-      const unitText = this.units?.[i] ?? "";
-      try {
-        const m = normalise(text, unitText, NOWHERE, this.factorOf);
-        if (typeof m.value === "string") m.value = this.strings.get(m.value);
-        metrics.set(name, m);
-      } catch {
-        // The raw page has thousands of counters in units a future ncu may add; one we cannot
-        // convert is kept as "no number" rather than failing the whole export.
-        metrics.set(name, { unit: `unconverted:${unitText}`, value: null });
-      }
+      if (text !== "") metrics.set(this.cols.header[i]!, this.metric(i, text)); // "": not collected
     }
     this.emit({ ...info, metrics });
+  }
+
+  private metric(col: number, text: string): { unit: string; value: MetricValue } {
+    // A number in a unit we know: what normalise() would give, without looking the unit up again.
+    const f = this.factors[col];
+    const n = f && parseNcuNumber(text);
+    if (f && n !== undefined) return { unit: f.base, value: n * f.factor };
+    const unitText = this.units?.[col] ?? "";
+    try {
+      const m = normalise(text, unitText, NOWHERE, this.factorOf);
+      if (typeof m.value === "string") m.value = this.strings.get(m.value);
+      return m;
+    } catch {
+      // The raw page has thousands of counters in units a future ncu may add; one we cannot
+      // convert is kept as "no number" rather than failing the whole export.
+      return { unit: `unconverted:${unitText}`, value: null };
+    }
   }
 
   finish(): void {
