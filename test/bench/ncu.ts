@@ -39,27 +39,38 @@ const OPS: Record<string, (path: string) => Promise<unknown>> = {
 
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 
-function line(label: string, ms: number[], bytes?: number): void {
-  ms.sort((a, b) => a - b);
-  const median = ms[Math.floor(ms.length / 2)]!;
-  const rate = bytes === undefined ? "" : `  (${(bytes / 1e6 / (median / 1e3)).toFixed(0)} MB/s)`;
-  const spread = ms.length > 1 ? `  min ${ms[0]!.toFixed(1)}  max ${ms.at(-1)!.toFixed(1)}` : "";
-  console.log(`  ${label.padEnd(46)} ${median.toFixed(1).padStart(7)} ms${spread}${rate}`);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e3;
+};
+
+/** Wall-clock median and spread, and the median CPU time: on a shared machine the steadier of the two. */
+function line(label: string, ms: number[], cpu?: number[], bytes?: number): void {
+  const m = median(ms);
+  const rate = bytes === undefined ? "" : `, ${(bytes / 1e6 / (m / 1e3)).toFixed(0)} MB/s`;
+  const spread = `min ${Math.min(...ms).toFixed(1)} max ${Math.max(...ms).toFixed(1)}`;
+  const onCpu = cpu ? `; CPU ${median(cpu).toFixed(1)} ms` : "";
+  console.log(`  ${label.padEnd(46)} ${m.toFixed(1).padStart(7)} ms (${spread}${rate})${onCpu}`);
 }
 
 async function time(label: string, bytes: number | undefined, fn: () => Promise<unknown>): Promise<void> {
   await fn(); // warm-up: module loading and JIT
   const ms: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await fn();
     ms.push(performance.now() - t0);
+    cpu.push(cpuMs(c0));
   }
-  line(label, ms, bytes);
+  line(label, ms, cpu, bytes);
 }
 
 interface ChildFigures {
   ms: number;
+  cpuMs: number;
   peakRssMB: number;
   /** The JS heap still in use after a full GC, the result included: what the operation keeps. */
   heldMB: number;
@@ -79,12 +90,14 @@ function inChild(op: string, path: string, heapMB?: number): ChildFigures | unde
 }
 
 async function child(op: string, path: string): Promise<void> {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const result = await OPS[op]!(path);
   const ms = performance.now() - t0;
+  const cpu = cpuMs(c0);
   (globalThis as { gc?: () => void }).gc?.();
   const heldMB = process.memoryUsage().heapUsed / 2 ** 20;
-  const figures: ChildFigures = { ms, peakRssMB: process.resourceUsage().maxRSS / 1024, heldMB };
+  const figures: ChildFigures = { ms, cpuMs: cpu, peakRssMB: process.resourceUsage().maxRSS / 1024, heldMB };
   // `result` is used after the GC, so what it holds was counted.
   process.stdout.write(JSON.stringify({ ...figures, result: typeof result }));
 }
@@ -167,7 +180,7 @@ async function figures(dir: string): Promise<void> {
           : `after: ${op}`;
     const fits = HEAP_LIMITS_MB.find((limit) => inChild(op, big.path, limit));
     console.log(
-      `  ${what.padEnd(46)} ${r.ms.toFixed(0).padStart(7)} ms  peak RSS ${r.peakRssMB.toFixed(0)} MB, holds ${r.heldMB.toFixed(1)} MB of heap, runs in ${fits ?? "?"} MB of old space`,
+      `  ${what.padEnd(46)} ${r.ms.toFixed(0).padStart(7)} ms (CPU ${r.cpuMs.toFixed(0)} ms), peak RSS ${r.peakRssMB.toFixed(0)} MB, holds ${r.heldMB.toFixed(1)} MB of heap, runs in ${fits ?? "?"} MB of old space`,
     );
   }
   await loadSummary(big.path, "ncu");
