@@ -25,17 +25,20 @@ function plantMarker(report: string, version = SUMMARY_CACHE_VERSION): void {
 const fromCache = (s: { kernels: { kernel: string }[] }): boolean =>
   s.kernels[0]?.kernel === "from the cache";
 
-describe("the summary kept beside a report", () => {
-  let report: string;
-  let expected: ReturnType<typeof summarize>;
-  beforeEach(async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ncu-cache-"));
-    report = join(dir, "r.details.csv");
-    copyFileSync(join(FIX, "small.details.csv"), report);
-    expected ??= summarize(
-      ((await parseNcuCsv({ path: report })) as { launches: NcuDetailsLaunch[] }).launches,
-    );
-  });
+/** A fresh copy of small.details.csv in a folder of its own, and its summary read without a cache. */
+let report: string;
+let expected: ReturnType<typeof summarize>;
+async function freshReport(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "ncu-cache-"));
+  report = join(dir, "r.details.csv");
+  copyFileSync(join(FIX, "small.details.csv"), report);
+  expected ??= summarize(
+    ((await parseNcuCsv({ path: report })) as { launches: NcuDetailsLaunch[] }).launches,
+  );
+}
+
+describe("the summary kept beside a report: served only while it is the report's", () => {
+  beforeEach(freshReport);
 
   it("is written on the first read, under .cuda-kernel-dev/ beside the report, and served after", async () => {
     assert.deepEqual(await loadSummary(report, "ncu"), expected);
@@ -66,6 +69,10 @@ describe("the summary kept beside a report", () => {
     plantMarker(report, SUMMARY_CACHE_VERSION - 1);
     assert.deepEqual(await loadSummary(report, "ncu"), expected);
   });
+});
+
+describe("the summary kept beside a report: passed over when it cannot serve", () => {
+  beforeEach(freshReport);
 
   it("damaged (not JSON, or JSON of the wrong shape) is passed over and replaced", async () => {
     await loadSummary(report, "ncu");
