@@ -60,6 +60,20 @@ function countNewlines(text: string, from: number, to: number): number {
   return n;
 }
 
+/** Text read without a line feed before a file with carriage returns counts as using CR alone. */
+const CR_ONLY_AFTER = 1 << 16;
+
+/**
+ * How the text's lines end: "lf" (CRLF included) once a line feed is seen; "cr" (classic Mac) when
+ * there are carriage returns and no line feed in the first 64 KB or the whole (short) text;
+ * undefined while that is open.
+ */
+function lineEndOf(text: string, atEnd: boolean): "lf" | "cr" | undefined {
+  if (text.includes("\n")) return "lf";
+  if (text.includes("\r") && (atEnd || text.length >= CR_ONLY_AFTER)) return "cr";
+  return atEnd ? "lf" : undefined;
+}
+
 /** Pushes text in, calls `onRecord` for each complete record; `end()` after the last push. */
 export class CsvRecordReader {
   readonly stats: CsvReadStats = { dropped: 0, sawHeader: false };
@@ -68,6 +82,8 @@ export class CsvRecordReader {
   private waitFor = 0;
   private line = 1;
   private started = false;
+  /** "cr" for a file whose lines end in a lone CR (classic Mac); see lineEndOf. */
+  private lineEnd: "lf" | "cr" | undefined;
 
   constructor(
     private readonly isHeader: (line: string) => boolean,
@@ -75,11 +91,16 @@ export class CsvRecordReader {
   ) {}
 
   push(chunk: string): void {
+    if (this.lineEnd === "cr") chunk = chunk.replaceAll("\r", "\n");
     let text = this.pending.length === 0 ? chunk : this.pending + chunk;
     if (!this.started && text.length > 0) {
       this.started = true;
       // A byte-order mark (exports saved on Windows) would hide the header's leading quote.
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (this.lineEnd === undefined) {
+      this.lineEnd = lineEndOf(text, false);
+      if (this.lineEnd === "cr") text = text.replaceAll("\r", "\n");
     }
     if (text.length < this.waitFor) {
       this.pending = text;
@@ -91,7 +112,9 @@ export class CsvRecordReader {
   }
 
   end(): void {
-    this.consume(this.pending, true);
+    let text = this.pending;
+    if (this.lineEnd === undefined && lineEndOf(text, true) === "cr") text = text.replaceAll("\r", "\n");
+    this.consume(text, true);
     this.pending = "";
   }
 
@@ -142,7 +165,10 @@ export class CsvRecordReader {
       else if (p === n) return atEnd ? n : -1;
       else if (c === CR && text.charCodeAt(p + 1) === LF) return p + 2;
       else if (c === CR && p + 1 === n) return atEnd ? n : -1;
-      else throw this.damaged(`a quoted field is followed by "${text.charAt(p)}" instead of a comma`);
+      else
+        throw this.damaged(
+          `a quoted field is followed by ${JSON.stringify(text.charAt(p))} instead of a comma`,
+        );
     }
   }
 

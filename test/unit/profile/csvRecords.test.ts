@@ -83,6 +83,25 @@ describe("CSV record reader", () => {
     ]);
   });
 
+  it("lines ending in a lone CR (a file without a line feed), however it is cut", () => {
+    const text = '"a","b"\r"c","d\re"\r';
+    for (const cuts of [[], [8], [7, 8], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]) {
+      const { records, lines } = read(text, cuts);
+      assert.deepEqual(
+        records,
+        [
+          ["a", "b"],
+          ["c", "d\ne"],
+        ],
+        JSON.stringify(cuts),
+      );
+      assert.deepEqual(lines, [1, 2]);
+    }
+    // With line feeds, a CR inside quotes is kept, and one behind a closing quote is damage, as before.
+    assert.deepEqual(read('"a\rb"\n"c"\n').records, [["a\rb"], ["c"]]);
+    assert.throws(() => read('"a"\n"b"\r"c"\n'), /a quoted field is followed by "\\r"/);
+  });
+
   it("damaged syntax is an error naming the record's line", () => {
     const cases: [string, RegExp][] = [
       ['"a","b"\n"c","d', /line 2: damaged CSV: a quoted field never closes/],
