@@ -1,6 +1,6 @@
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadProfile, loadSummary, pagePaths } from "../../../server/profile/loadProfile";
@@ -76,9 +76,15 @@ describe("opening a profile", () => {
   });
 });
 
+const scratch: string[] = [];
+after(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A stand-in for ncu that prints the H100 fixture's page for `--page P` and notes which pages it was asked for. */
 function fakeNcu(): { ncu: string; report: string; asked: () => string[] } {
   const dir = mkdtempSync(join(tmpdir(), "fake-ncu-"));
+  scratch.push(dir);
   const ncu = join(dir, "ncu");
   const log = join(dir, "asked.log");
   const pages = join(FIX, "h100", "rms-vec-basic");

@@ -1,4 +1,4 @@
-import { describe, it, beforeEach } from "node:test";
+import { after, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -25,11 +25,17 @@ function plantMarker(report: string, version = SUMMARY_CACHE_VERSION): void {
 const fromCache = (s: { kernels: { kernel: string }[] }): boolean =>
   s.kernels[0]?.kernel === "from the cache";
 
+const scratch: string[] = [];
+after(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh copy of small.details.csv in a folder of its own, and its summary read without a cache. */
 let report: string;
 let expected: ReturnType<typeof summarize>;
 async function freshReport(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "ncu-cache-"));
+  scratch.push(dir);
   report = join(dir, "r.details.csv");
   copyFileSync(join(FIX, "small.details.csv"), report);
   expected ??= summarize(
