@@ -1,12 +1,13 @@
-// `cuda-kernel-dev ncu summarize FILE.csv|FILE.ncu-rep [--json]`: one line (or JSON entry) per
-// profiled launch, in report order, from an ncu details export or a report (via the ncu CLI).
+// `cuda-kernel-dev ncu summarize FILE.csv|FILE.ncu-rep [--json] [--no-cache]`: one line (or JSON
+// entry) per profiled launch, in report order, from an ncu details export or a report (via the ncu
+// CLI), read again only when the summary kept beside it is out of date.
 import { Command } from "commander";
 import { BenchError } from "../bench/runBench";
 import { BuildProgramError } from "../profile/buildProgram";
-import { loadProfile } from "../profile/loadProfile";
+import { loadSummary } from "../profile/loadProfile";
 import { NcuError } from "../profile/ncuCli";
 import { NcuCsvError } from "../profile/ncuCsv";
-import { summarize, type KernelSummary } from "../profile/ncuSummary";
+import type { KernelSummary } from "../profile/ncuSummary";
 import { CliError } from "./cliError";
 
 const pct = (v: number | null): string => (v === null ? "n/a" : `${v.toFixed(1)}%`);
@@ -52,10 +53,10 @@ export function ncuCommand(): Command {
     .argument("<file>", "FILE.csv (ncu --csv --page details) or FILE.ncu-rep")
     .option("--json", "print {kernels: [...]} as JSON")
     .option("--ncu <path>", "the ncu executable, for .ncu-rep files", "ncu")
-    .action(async (file: string, opts: { json?: boolean; ncu: string }) => {
+    .option("--no-cache", "read the report even when the summary kept beside it is current, and keep none")
+    .action(async (file: string, opts: { json?: boolean; ncu: string; cache: boolean }) => {
       try {
-        const loaded = await loadProfile(file, opts.ncu);
-        const summary = summarize(loaded.details);
+        const summary = await loadSummary(file, opts.ncu, undefined, { cache: opts.cache });
         process.stdout.write(
           opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary.kernels)}\n`,
         );

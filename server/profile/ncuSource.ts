@@ -2,7 +2,8 @@
 // file and function, then one row per CUDA line (or per SASS instruction correlated to a line). We
 // turn it into hot lines per file: samples and a stall breakdown per line. Block layouts differ
 // between views and versions, so headers are recognised by column names, never by position.
-import { streamRecords, NcuCsvError, type CsvInput } from "./ncuCsv";
+import { own, streamRecords, type CsvInput } from "./csvRecords";
+import { NcuCsvError } from "./ncuCsvError";
 import { parseNcuNumber } from "./units";
 
 export interface HotLine {
@@ -83,118 +84,137 @@ function number(text: string | undefined, what: string, line: number): number | 
   return n;
 }
 
-export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
-  const files = new Map<string, { kernels: Set<string>; lines: Map<number, HotLine> }>();
-  let currentFile: string | undefined;
-  let currentKernel: string | undefined;
-  let pendingLabel: "file" | "kernel" | undefined;
-  let block: Block | undefined;
-  let sawHeader = false;
-  // A report profiled without source counters (the basic set) still exports line/source columns, but no
-  // samples: that is a report with no hot lines, not a damaged file.
-  let sawSamplelessHeader = false;
+type FileLines = { kernels: Set<string>; lines: Map<number, HotLine> };
+
+/** Reads the blocks of a source page export row by row (see the top of this file). */
+class SourceBuilder {
+  readonly files = new Map<string, FileLines>();
+  private currentFile: string | undefined;
+  private currentKernel: string | undefined;
+  private pendingLabel: "file" | "kernel" | undefined;
+  private block: Block | undefined;
+  sawHeader = false;
+  // A report profiled without source counters (the basic set) still exports line/source columns, but
+  // no samples: that is a report with no hot lines, not a damaged file.
+  sawSamplelessHeader = false;
   // Every block after the first names its file again; a block without one (a lost "File Path" row)
   // would silently count its lines into the previous block's file.
-  let fileSinceHeader = false;
+  private fileSinceHeader = false;
 
+  add(rec: string[], line: number): void {
+    if (this.label(rec)) return;
+    const header = blockFor(rec);
+    if (header) {
+      if (this.sawHeader && this.currentFile !== undefined && !this.fileSinceHeader)
+        throw new NcuCsvError(
+          `a block of source rows has no "File Path" row before it (the previous block was ${this.currentFile}); the export looks damaged`,
+          line,
+        );
+      this.block = header;
+      this.sawHeader = true;
+      this.fileSinceHeader = false;
+      return;
+    }
+    if (
+      !this.block &&
+      rec.some((c) => LINE_COL.test(c.trim())) &&
+      rec.some((c) => /^address$/i.test(c.trim()))
+    ) {
+      this.sawSamplelessHeader = true;
+      return;
+    }
+    if (this.block) this.addRow(this.block, rec, line);
+  }
+
+  /** A "File Path" / "Function Name" row (its value on the same row or the next); true when it was one. */
+  private label(rec: string[]): boolean {
+    const first = (rec[0] ?? "").trim();
+    const value = rec.length > 1 ? (rec[1] ?? "").trim() : "";
+    if (this.pendingLabel) {
+      if (this.pendingLabel === "file") this.setFile(first);
+      else this.currentKernel = own(first);
+      this.pendingLabel = undefined;
+      this.block = undefined;
+      return true;
+    }
+    if (/^(file path|file name|file|source file)$/i.test(first)) {
+      if (value !== "") this.setFile(value);
+      else this.pendingLabel = "file";
+      this.block = undefined;
+      return true;
+    }
+    if (/^(function name|kernel name|function)$/i.test(first) && rec.length <= 2) {
+      if (value !== "") this.currentKernel = own(value);
+      else this.pendingLabel = "kernel";
+      return true;
+    }
+    return false;
+  }
+
+  private setFile(path: string): void {
+    this.currentFile = own(path);
+    this.fileSinceHeader = true;
+  }
+
+  private addRow(block: Block, rec: string[], line: number): void {
+    const lineNo = number(rec[block.lineCol], "line number", line);
+    if (lineNo === null) return; // SASS rows without a CUDA line
+    if (rec.length <= block.samplesCol)
+      throw new NcuCsvError(`row has ${rec.length} fields; the export looks truncated`, line);
+    const path = this.currentFile ?? "(unknown file)";
+    let f = this.files.get(path);
+    if (!f) {
+      f = { kernels: new Set(), lines: new Map() };
+      this.files.set(path, f);
+    }
+    if (this.currentKernel) f.kernels.add(this.currentKernel);
+    const samples = number(rec[block.samplesCol], "samples", line) ?? 0;
+    const notIssued =
+      block.notIssuedCol === undefined ? null : number(rec[block.notIssuedCol], "samples", line);
+    const inst =
+      block.instCol === undefined ? null : number(rec[block.instCol], "instructions executed", line);
+    // The same line can appear once per SASS instruction (sass,cuda view) or per kernel: add up.
+    let h = f.lines.get(lineNo);
+    if (!h) {
+      h = { line: lineNo, samples: 0, notIssuedSamples: null, instructionsExecuted: null, stalls: [] };
+      f.lines.set(lineNo, h);
+    }
+    h.samples += samples;
+    if (notIssued !== null) h.notIssuedSamples = (h.notIssuedSamples ?? 0) + notIssued;
+    if (inst !== null) h.instructionsExecuted = (h.instructionsExecuted ?? 0) + inst;
+    for (const { col, reason } of block.stallCols) {
+      const v = number(rec[col], reason, line);
+      if (!v) continue;
+      const s = h.stalls.find((x) => x.reason === reason);
+      if (s) s.samples += v;
+      else h.stalls.push({ reason, samples: v });
+    }
+    const src = block.sourceCol === undefined ? undefined : rec[block.sourceCol];
+    if (src !== undefined && h.source === undefined) h.source = own(src);
+  }
+}
+
+function sourceFile(path: string, f: FileLines): SourceFile {
+  const lines = [...f.lines.values()]
+    .filter((l) => l.samples > 0 || (l.instructionsExecuted ?? 0) > 0)
+    .sort((a, b) => a.line - b.line);
+  for (const l of lines) l.stalls.sort((a, b) => b.samples - a.samples);
+  return { path, kernels: [...f.kernels], lines, totalSamples: lines.reduce((s, l) => s + l.samples, 0) };
+}
+
+export async function parseNcuSource(input: CsvInput): Promise<SourceReport> {
+  const b = new SourceBuilder();
   await streamRecords(
     input,
     (line) => line.startsWith('"'),
-    (rec, line) => {
-      const first = (rec[0] ?? "").trim();
-      if (pendingLabel) {
-        if (pendingLabel === "file") {
-          currentFile = first;
-          fileSinceHeader = true;
-        } else currentKernel = first;
-        pendingLabel = undefined;
-        block = undefined;
-        return;
-      }
-      if (/^(file path|file name|file|source file)$/i.test(first)) {
-        if (rec.length > 1 && (rec[1] ?? "").trim() !== "") {
-          currentFile = rec[1]!.trim();
-          fileSinceHeader = true;
-        } else pendingLabel = "file";
-        block = undefined;
-        return;
-      }
-      if (/^(function name|kernel name|function)$/i.test(first) && rec.length <= 2) {
-        if (rec.length > 1 && (rec[1] ?? "").trim() !== "") currentKernel = rec[1]!.trim();
-        else pendingLabel = "kernel";
-        return;
-      }
-      const header = blockFor(rec);
-      if (header) {
-        if (sawHeader && currentFile !== undefined && !fileSinceHeader)
-          throw new NcuCsvError(
-            `a block of source rows has no "File Path" row before it (the previous block was ${currentFile}); the export looks damaged`,
-            line,
-          );
-        block = header;
-        sawHeader = true;
-        fileSinceHeader = false;
-        return;
-      }
-      if (
-        !block &&
-        rec.some((c) => LINE_COL.test(c.trim())) &&
-        rec.some((c) => /^address$/i.test(c.trim()))
-      ) {
-        sawSamplelessHeader = true;
-        return;
-      }
-      if (!block) return;
-      const lineNo = number(rec[block.lineCol], "line number", line);
-      if (lineNo === null) return; // SASS rows without a CUDA line
-      if (rec.length <= block.samplesCol)
-        throw new NcuCsvError(`row has ${rec.length} fields; the export looks truncated`, line);
-      const path = currentFile ?? "(unknown file)";
-      let f = files.get(path);
-      if (!f) {
-        f = { kernels: new Set(), lines: new Map() };
-        files.set(path, f);
-      }
-      if (currentKernel) f.kernels.add(currentKernel);
-      const samples = number(rec[block.samplesCol], "samples", line) ?? 0;
-      const notIssued =
-        block.notIssuedCol === undefined ? null : number(rec[block.notIssuedCol], "samples", line);
-      const inst =
-        block.instCol === undefined ? null : number(rec[block.instCol], "instructions executed", line);
-      // The same line can appear once per SASS instruction (sass,cuda view) or per kernel: add up.
-      let h = f.lines.get(lineNo);
-      if (!h) {
-        h = { line: lineNo, samples: 0, notIssuedSamples: null, instructionsExecuted: null, stalls: [] };
-        f.lines.set(lineNo, h);
-      }
-      h.samples += samples;
-      if (notIssued !== null) h.notIssuedSamples = (h.notIssuedSamples ?? 0) + notIssued;
-      if (inst !== null) h.instructionsExecuted = (h.instructionsExecuted ?? 0) + inst;
-      for (const { col, reason } of block.stallCols) {
-        const v = number(rec[col], reason, line);
-        if (!v) continue;
-        const s = h.stalls.find((x) => x.reason === reason);
-        if (s) s.samples += v;
-        else h.stalls.push({ reason, samples: v });
-      }
-      const src = block.sourceCol === undefined ? undefined : rec[block.sourceCol];
-      if (src !== undefined && h.source === undefined) h.source = src;
-    },
+    (rec, line) => b.add(rec, line),
   );
-  if (!sawHeader && sawSamplelessHeader) return { files: [] };
-  if (!sawHeader)
+  if (!b.sawHeader && b.sawSamplelessHeader) return { files: [] };
+  if (!b.sawHeader)
     throw new NcuCsvError(
       "not an ncu source page export: no header with a line column and warp stall samples",
     );
-  return {
-    files: [...files].map(([path, f]) => {
-      const lines = [...f.lines.values()]
-        .filter((l) => l.samples > 0 || (l.instructionsExecuted ?? 0) > 0)
-        .sort((a, b) => a.line - b.line);
-      for (const l of lines) l.stalls.sort((a, b) => b.samples - a.samples);
-      return { path, kernels: [...f.kernels], lines, totalSamples: lines.reduce((s, l) => s + l.samples, 0) };
-    }),
-  };
+  return { files: [...b.files].map(([path, f]) => sourceFile(path, f)) };
 }
 
 /** The hottest lines of a file, by samples. */

@@ -2,7 +2,14 @@
 // the lookups it is built from. Metric names changed across ncu versions ("Memory [%]" became
 // "Memory Throughput"), so each field lists the names it accepts, and each checks its unit: a
 // duration in "%" means the export is damaged, and that is an error, not a number.
-import { metricKey, NcuCsvError, type NcuDetailsLaunch, type NcuRuleResult } from "./ncuCsv";
+import {
+  metricKey,
+  NcuCsvError,
+  streamNcuCsv,
+  type CsvInput,
+  type NcuDetailsLaunch,
+  type NcuRuleResult,
+} from "./ncuCsv";
 
 export interface Finding {
   rule: string;
@@ -210,4 +217,31 @@ export function summarizeLaunch(launch: NcuDetailsLaunch): KernelSummary {
 /** `{kernels: [...]}`: one entry per profiled launch, in report order. */
 export function summarize(launches: NcuDetailsLaunch[]): { kernels: KernelSummary[] } {
   return { kernels: launches.map(summarizeLaunch) };
+}
+
+/**
+ * summarize(parseNcuCsv(input)) without holding the launches: each is summarised as soon as it is
+ * read and then dropped, so memory stays bounded by the summaries, not the export. Errors come in
+ * the same order: the whole export's syntax and truncation first, then the first launch that
+ * cannot be summarised. `onPage` may throw to stop at a page that is not the details page.
+ */
+export async function summarizeNcuCsv(
+  input: CsvInput,
+  onPage?: (page: "details" | "raw") => void,
+): Promise<{ kernels: KernelSummary[] }> {
+  const kernels: KernelSummary[] = [];
+  let failed: { error: unknown } | undefined;
+  await streamNcuCsv(input, {
+    page: onPage,
+    details(launch) {
+      if (failed) return;
+      try {
+        kernels.push(summarizeLaunch(launch));
+      } catch (error) {
+        failed = { error };
+      }
+    },
+  });
+  if (failed) throw failed.error;
+  return { kernels };
 }

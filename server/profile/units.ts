@@ -36,10 +36,27 @@ const PLAIN =
  * silently read as 123. Returns undefined for anything that is not a number.
  */
 export function parseNcuNumber(text: string): number | undefined {
+  if (isPlainDecimal(text)) return Number(text);
   const t = text.trim();
   if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) return Number(t.replace(/,/g, ""));
   if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t);
   return undefined;
+}
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/**
+ * "-12", "3.20", "7.": the common case of the second pattern above, checked without a regex (an
+ * export has a million of them). Anything else takes the regexes.
+ */
+function isPlainDecimal(t: string): boolean {
+  let i = t.charCodeAt(0) === 0x2d ? 1 : 0;
+  const digits = i;
+  while (i < t.length && isDigit(t.charCodeAt(i))) i++;
+  if (i === digits) return false;
+  if (i < t.length && t.charCodeAt(i) === 0x2e) i++;
+  while (i < t.length && isDigit(t.charCodeAt(i))) i++;
+  return i === t.length;
 }
 
 export function isNotAvailable(text: string): boolean {
@@ -89,20 +106,43 @@ export function unitFactor(unit: string): { factor: number; base: string } | und
   return undefined;
 }
 
+type UnitFactor = (unit: string) => { factor: number; base: string } | undefined;
+
+/**
+ * unitFactor, remembered per unit text: an export repeats a few dozen units on every row, and the
+ * base unit strings it hands out are shared rather than built again for each value.
+ */
+export function cachedUnitFactor(): UnitFactor {
+  const known = new Map<string, { factor: number; base: string } | undefined>();
+  return (unit) => {
+    if (known.has(unit)) return known.get(unit);
+    const f = unitFactor(unit);
+    known.set(unit, f);
+    return f;
+  };
+}
+
 /**
  * Normalises a value and its unit. Text values ("PolicySpread", "all") stay text; "n/a" becomes
  * null. Throws when a numeric value carries a unit we cannot convert: a wrong number is worse than
  * no number.
  */
-export function normalise(valueText: string, unit: string, where: () => string): Normalised {
-  if (isNotAvailable(valueText)) return { unit: unitFactor(unit)?.base ?? unit, value: null };
+export function normalise(
+  valueText: string,
+  unit: string,
+  where: () => string,
+  factorOf: UnitFactor = unitFactor,
+): Normalised {
   const n = parseNcuNumber(valueText);
+  // No "n/a" spelling parses as a number, so this is only asked of what did not.
+  if (n === undefined && isNotAvailable(valueText))
+    return { unit: factorOf(unit)?.base ?? unit, value: null };
   if (n === undefined) {
-    if (unit.trim() !== "" && unitFactor(unit)?.base !== "")
+    if (unit.trim() !== "" && factorOf(unit)?.base !== "")
       throw new NcuCsvError(`${where()}: value "${valueText}" with unit "${unit}" is not a number`);
     return { unit, value: valueText };
   }
-  const f = unitFactor(unit);
+  const f = factorOf(unit);
   if (!f) throw new NcuCsvError(`${where()}: unknown unit "${unit}"`);
   return { unit: f.base, value: n * f.factor };
 }

@@ -74,15 +74,20 @@ describe("ncu command lines and failures", () => {
     );
   });
 
+  /** Profiles with an ncu that does not exist, into a folder that is never made. */
+  const profileWithoutNcu = (signal?: AbortSignal): Promise<string> =>
+    profile({
+      ncuPath: "/nonexistent/ncu",
+      command: ["true"],
+      report: join(tmpdir(), "ckd-ncu-never", "r"),
+      set: "basic",
+      clockControl: "base",
+      ...(signal ? { signal } : {}),
+    });
+
   it("ncu missing: a NOT_FOUND error naming the setting", async () => {
     await assert.rejects(
-      profile({
-        ncuPath: "/nonexistent/ncu",
-        command: ["true"],
-        report: join(tmpdir(), "ckd-ncu-never", "r"),
-        set: "basic",
-        clockControl: "base",
-      }),
+      profileWithoutNcu(),
       (e: unknown) =>
         e instanceof NcuError && e.code === "NOT_FOUND" && /cudaKernelDev\.ncu\.path/.test(e.message),
     );
@@ -92,14 +97,7 @@ describe("ncu command lines and failures", () => {
     const ac = new AbortController();
     ac.abort();
     await assert.rejects(
-      profile({
-        ncuPath: "/nonexistent/ncu",
-        command: ["true"],
-        report: join(tmpdir(), "ckd-ncu-never", "r"),
-        set: "basic",
-        clockControl: "base",
-        signal: ac.signal,
-      }),
+      profileWithoutNcu(ac.signal),
       (e: unknown) => e instanceof NcuError && e.code === "CANCELLED",
     );
   });

@@ -148,6 +148,12 @@ describe("damaged and unusual exports", () => {
     assert.deepEqual(summarize(r.launches as NcuDetailsLaunch[]).kernels, reference);
   });
 
+  it("old Mac line endings (a lone CR): same numbers", async () => {
+    const text = readFileSync(join(FIX, "small.details.csv"), "utf8").replace(/\n/g, "\r");
+    const r = await parseNcuCsv({ text });
+    assert.deepEqual(summarize(r.launches as NcuDetailsLaunch[]).kernels, reference);
+  });
+
   it("an old ncu layout (Kernel Time column, old metric names, nsecond, n/a) reads by name", async () => {
     const [k] = summarize(await details("old-ncu-2020.details.csv")).kernels;
     assert.equal(k!.durationNs, 76_100);

@@ -6,16 +6,19 @@ import { compareViews, profileView, type ProfileView } from "../../../server/pro
 
 const FIX = join(__dirname, "../../fixtures/profile");
 
+/** The views of launches 0 (rmsnorm_scalar) and 55 (rmsnorm_vec), and the raw page they used. */
+async function load(): Promise<{ scalar: ProfileView; vec: ProfileView; raw: NcuRawLaunch[] }> {
+  const d = (await parseNcuCsv({ path: join(FIX, "small.details.csv") })).launches as NcuDetailsLaunch[];
+  const r = (await parseNcuCsv({ path: join(FIX, "h200-rmsnorm-full.raw.csv") })).launches as NcuRawLaunch[];
+  const byId = new Map(r.map((l) => [l.id, l]));
+  return { scalar: profileView(d[0]!, byId.get(0)), vec: profileView(d[2]!, byId.get(55)), raw: r };
+}
+
 describe("profile panel model (real H200 details + raw pages)", () => {
   let scalar: ProfileView;
   let vec: ProfileView;
   before(async () => {
-    const d = (await parseNcuCsv({ path: join(FIX, "small.details.csv") })).launches as NcuDetailsLaunch[];
-    const r = (await parseNcuCsv({ path: join(FIX, "h200-rmsnorm-full.raw.csv") }))
-      .launches as NcuRawLaunch[];
-    const raw = new Map(r.map((l) => [l.id, l]));
-    scalar = profileView(d[0]!, raw.get(0));
-    vec = profileView(d[2]!, raw.get(55));
+    ({ scalar, vec } = await load());
   });
 
   it("header: device from the raw page, shared memory in bytes, clocks in Hz", () => {
@@ -38,6 +41,35 @@ describe("profile panel model (real H200 details + raw pages)", () => {
     assert.ok(Math.abs(scalar.stalls.reasons[0].value - 17.961891) < 1e-9);
   });
 
+  it("findings sorted by estimated speedup, unestimated last", () => {
+    const s = scalar.findings.map((f) => f.estimatedSpeedupPct);
+    const estimated = s.filter((x): x is number => x !== null);
+    assert.deepEqual(
+      estimated,
+      [...estimated].sort((a, b) => b - a),
+    );
+    assert.equal(s.at(-1), null);
+  });
+
+  it("compare: per-metric deltas of B against A, in base units", () => {
+    const deltas = compareViews(scalar, vec);
+    const dur = deltas.find((d) => d.section === "GPU Speed Of Light Throughput" && d.name === "Duration")!;
+    assert.equal(dur.unit, "ns");
+    assert.equal(dur.a, scalar.durationNs);
+    assert.equal(dur.b, vec.durationNs);
+    assert.ok(dur.deltaPct! < -30, `vec is faster: ${dur.deltaPct}`);
+    // Text metrics are not compared.
+    assert.ok(!deltas.some((d) => d.name === "Cluster Scheduling Policy"));
+  });
+});
+
+describe("roofline (real H200 raw page)", () => {
+  let scalar: ProfileView;
+  let raw: NcuRawLaunch[];
+  before(async () => {
+    ({ scalar, raw } = await load());
+  });
+
   it("roofline: FP32 achieved vs peak and DRAM bandwidth vs peak, as ncu computes them", () => {
     const fp32 = scalar.roofline?.find((p) => p.precision === "fp32");
     assert.ok(fp32);
@@ -48,10 +80,8 @@ describe("profile panel model (real H200 details + raw pages)", () => {
     assert.equal(fp32.dramBytesPerS, 1.074624e12);
   });
 
-  it("roofline FLOP counts agree with ncu's own derived _x2/_x4 metrics, half precision included", async () => {
-    const r = (await parseNcuCsv({ path: join(FIX, "h200-rmsnorm-full.raw.csv") }))
-      .launches as NcuRawLaunch[];
-    const l = r[0]!;
+  it("roofline FLOP counts agree with ncu's own derived _x2/_x4 metrics, half precision included", () => {
+    const l = raw[0]!;
     const v = (n: string): number => l.metrics.get(n)!.value as number;
     const hz = v("smsp__cycles_elapsed.avg.per_second");
     const fp16 = scalar.roofline!.find((p) => p.precision === "fp16")!;
@@ -83,26 +113,5 @@ describe("profile panel model (real H200 details + raw pages)", () => {
             v("sm__cycles_elapsed.avg.per_second"),
       ) < 1e3,
     );
-  });
-
-  it("findings sorted by estimated speedup, unestimated last", () => {
-    const s = scalar.findings.map((f) => f.estimatedSpeedupPct);
-    const estimated = s.filter((x): x is number => x !== null);
-    assert.deepEqual(
-      estimated,
-      [...estimated].sort((a, b) => b - a),
-    );
-    assert.equal(s.at(-1), null);
-  });
-
-  it("compare: per-metric deltas of B against A, in base units", () => {
-    const deltas = compareViews(scalar, vec);
-    const dur = deltas.find((d) => d.section === "GPU Speed Of Light Throughput" && d.name === "Duration")!;
-    assert.equal(dur.unit, "ns");
-    assert.equal(dur.a, scalar.durationNs);
-    assert.equal(dur.b, vec.durationNs);
-    assert.ok(dur.deltaPct! < -30, `vec is faster: ${dur.deltaPct}`);
-    // Text metrics are not compared.
-    assert.ok(!deltas.some((d) => d.name === "Cluster Scheduling Policy"));
   });
 });
