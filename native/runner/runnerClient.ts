@@ -188,12 +188,19 @@ export class RunnerClient {
     for (const job of this.queue.splice(0)) this.settle(job, gone);
     // A one-shot runner that has answered is no longer this.proc but still the active job's.
     const proc = this.active?.proc ?? this.proc;
+    const busy = this.active !== undefined;
     if (this.active) this.settle(this.active, gone);
     this.active = undefined;
-    if (proc) {
-      this.retire(proc);
-      await proc.exited;
+    if (!proc) return;
+    // An idle runner is let go (stdin closed) and given the grace period to exit by itself: an exit
+    // runs the process's exit handlers, where a tracer such as Nsight Systems' CUPTI injection writes
+    // what it collected; a SIGTERM would lose it. A busy one is stopped at once.
+    if (!busy) {
+      proc.release();
+      await Promise.race([proc.exited, delay(this.opts.killGraceMs)]);
     }
+    this.retire(proc);
+    await proc.exited;
   }
 
   private pump(): void {
@@ -349,6 +356,10 @@ export class RunnerClient {
     if (this.proc === proc) this.proc = undefined;
     proc.kill(this.opts.killGraceMs);
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function cancelled(): RunnerRequestError {

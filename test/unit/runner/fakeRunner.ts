@@ -2,6 +2,7 @@
 // without a GPU. It speaks the real protocol; what it does depends on the method and, for
 // "benchmark", on params.kernel.displayName: ok | answer | crash | hang | hang-ignore-term | sticky |
 // progress.
+import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type {
   RequestMessage,
@@ -29,7 +30,14 @@ const fakeResult: BenchmarkResult = {
 
 const send = (msg: ResponseMessage | ProgressMessage) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
-createInterface({ input: process.stdin }).on("line", (line) => {
+// With FAKE_RUNNER_EXIT_MARKER set, an exit at the end of stdin (not a signal) leaves that file behind.
+const lines = createInterface({ input: process.stdin });
+lines.on("close", () => {
+  const marker = process.env.FAKE_RUNNER_EXIT_MARKER;
+  if (marker) writeFileSync(marker, "exited at the end of stdin\n");
+  process.exit(0);
+});
+lines.on("line", (line) => {
   const { id, method, params } = JSON.parse(line) as RequestMessage;
   if (method === "hello") return send({ id, result: { pid: process.pid, driverVersion: null } });
   if (method === "devices") {

@@ -2,6 +2,8 @@
 // request (test/unit/runner/fakeRunner.ts): timeouts, SIGTERM then SIGKILL, sticky-error
 // replacement, the crash-loop bound, cancellation and dispose. No GPU needed.
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { RunnerClient, type RunnerClientOptions } from "../../../native/runner/runnerClient";
@@ -153,6 +155,20 @@ describe("runner client: cancel and dispose", () => {
     assert.equal((await running).code, "CANCELLED");
     assert.equal(alive(pid), false);
     assert.equal((await rejection(c.request("hello", {}))).code, "CANCELLED");
+  });
+
+  it("lets an idle runner exit by itself on dispose (its exit handlers run: a tracer's data is written)", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "ckd-runner-")), "exited");
+    process.env.FAKE_RUNNER_EXIT_MARKER = marker;
+    try {
+      const c = client({ killGraceMs: 30_000 });
+      const pid = await pidOf(c);
+      await c.dispose();
+      assert.equal(alive(pid), false);
+      assert.equal(existsSync(marker), true, "the runner ended at the end of its stdin, not by a signal");
+    } finally {
+      delete process.env.FAKE_RUNNER_EXIT_MARKER;
+    }
   });
 });
 
