@@ -69,8 +69,8 @@ describe("cuda-kernel-dev nsys: faults and profile", () => {
     const bad = cli("nsys", "summarize", join(d, "bad.sqlite"));
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /^cuda-kernel-dev: .*bad\.sqlite is damaged or not an SQLite file/);
-    copyFileSync(join(FIX, "bench.nsys-rep"), join(d, "bench.nsys-rep")); // no export beside it
-    const rep = cli("nsys", "summarize", join(d, "bench.nsys-rep"), "--nsys", join(d, "missing-nsys"));
+    copyFileSync(join(FIX, "nocuda.nsys-rep"), join(d, "nocuda.nsys-rep")); // no export beside it
+    const rep = cli("nsys", "summarize", join(d, "nocuda.nsys-rep"), "--nsys", join(d, "missing-nsys"));
     assert.equal(rep.status, 3);
     assert.match(
       rep.stderr,
@@ -87,7 +87,7 @@ describe("cuda-kernel-dev nsys: faults and profile", () => {
       "true",
     );
     assert.equal(prof.status, 3);
-    assert.deepEqual(readdirSync(d).sort(), ["bad.sqlite", "bench.nsys-rep"], "nothing written");
+    assert.deepEqual(readdirSync(d).sort(), ["bad.sqlite", "nocuda.nsys-rep"], "nothing written");
   });
 
   it("profile -- COMMAND: nsys gets the command after its options; the report lands where asked", () => {

@@ -152,9 +152,43 @@ describe("nsys report: real step.py export, NVTX ranges and launches per step", 
     assert.deepEqual(s.gpus, [{ id: 0, name: "NVIDIA H100 80GB HBM3" }]);
   });
 
-  it("a real report with no CUDA data (the bench harness's runner under nsys 2025.3) summarizes as empty", async () => {
-    const s = await summarizeSqlite(join(FIX, "bench.sqlite"));
+  it("a real report with no CUDA data (the harness's runner ended by SIGTERM, nsys 2025.3) summarizes as empty", async () => {
+    const s = await summarizeSqlite(join(FIX, "nocuda.sqlite"));
     assert.deepEqual([s.kernelCount, s.kernels, s.memory, s.gpuIdle, s.nvtx], [0, [], [], [], []]);
-    assert.match(read("bench.stats.cuda_gpu_kern_sum.csv"), /SKIPPED: .* does not contain CUDA kernel data/);
+    assert.match(read("nocuda.stats.cuda_gpu_kern_sum.csv"), /SKIPPED: .* does not contain CUDA kernel data/);
+  });
+
+  it("our benchmark harness under nsys (cuda-kernel-dev bench examples/rmsnorm.cu): kernels equal cuda_gpu_kern_sum", async () => {
+    const s = await summarizeSqlite(join(FIX, "bench.sqlite"));
+    const truth = parseNsysStats(read("bench.stats.cuda_gpu_kern_sum.csv")).kernels!;
+    assert.deepEqual(
+      s.kernels.map((k) => [
+        k.name,
+        k.instances,
+        k.totalNs,
+        k.avgNs,
+        k.medNs,
+        k.minNs,
+        k.maxNs,
+        k.stdDevNs,
+        k.timePct,
+      ]),
+      truth.map((t) => [
+        t.name,
+        t.instances,
+        t.totalNs,
+        t.avgNs,
+        t.medNs,
+        t.minNs,
+        t.maxNs,
+        t.stdDevNs,
+        t.timePct,
+      ]),
+    );
+    assert.deepEqual(
+      s.kernels.map((k) => k.shortName),
+      ["rmsnorm_kernel", "ckd_l2_flush"],
+      "the kernel and the harness's L2 flush before each timed launch",
+    );
   });
 });
