@@ -6,7 +6,7 @@
 import { readdirSync, realpathSync } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { nsysFailureMessage } from "./nsysCli";
+import { nsysFailureMessage } from "./nsysMessages";
 import { NsysReportError } from "./nsysReportDb";
 import { noNsys, type NsysToolOptions } from "./nsysReportLoad";
 import { runTool, ToolCancelledError, ToolMissingError, type ToolResult } from "./spawnTool";

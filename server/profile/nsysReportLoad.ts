@@ -5,7 +5,7 @@
 // report is reused, as `nsys stats` does.
 import { rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
-import { nsysFailureMessage } from "./nsysCli";
+import { nsysFailureMessage } from "./nsysMessages";
 import { NSYS_SEARCHED } from "./nsysFind";
 import { NsysReportError } from "./nsysReportDb";
 import type { NsysTrace } from "./nsysReport";

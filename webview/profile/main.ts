@@ -1,12 +1,11 @@
-// The profile panel: an Nsight Compute launch (launch.ts), two launches compared (compare.ts), or
-// Nsight Systems summaries (nsys.ts). Every string from a report goes in as text (textContent),
-// never as markup: kernel names such as `k<float, 4>` or `<img src=x onerror=...>` are shown as typed.
+// The profile panel: an Nsight Compute launch (launch.ts) or two launches compared (compare.ts);
+// Nsight Systems reports have their own panel (webview/nsys/). Every string from a report goes in as
+// text (textContent), never as markup: kernel names such as `k<float, 4>` or `<img src=x onerror=...>` are shown as typed.
 import { el } from "../shared/dom";
 import { listen, redraw } from "../shared/host";
 import { renderCompare } from "./compare";
 import { time } from "./format";
 import { renderLaunch } from "./launch";
-import { renderNsys } from "./nsys";
 import { type HostMessage, isHostMessage } from "./protocol";
 
 /** A report: its file, a launch picker when it has several, where hot lines were marked, the launch. */
@@ -46,7 +45,6 @@ function draw(msg: HostMessage): void {
   redraw((root) => {
     if (msg.type === "profile") renderProfile(root, msg);
     else if (msg.type === "compare") renderCompare(root, msg);
-    else if (msg.type === "nsys") renderNsys(root, msg);
     else root.append(el("h1", msg.title), el("p", msg.message, "error"));
   }, msg.type);
 }

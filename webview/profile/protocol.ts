@@ -1,7 +1,6 @@
 // The profile panel's own messages (host -> panel); what the panel says back (ready, rendered with
 // the view's type, failed) is the shared half, webview/shared/protocol.ts. Owned by the panel; the
 // host imports it.
-import type { NsysStats } from "../../server/profile/nsysCsv";
 import type { MetricDelta, ProfileView } from "../../server/profile/profileView";
 import { isRecord } from "../shared/protocol";
 
@@ -23,8 +22,6 @@ export type HostMessage =
       b: { title: string; view: ProfileView };
       deltas: MetricDelta[];
     }
-  /** Nsight Systems summaries of a command line. */
-  | { type: "nsys"; title: string; command: string; stats: NsysStats }
   | { type: "error"; title: string; message: string };
 
 export function isHostMessage(x: unknown): x is HostMessage {
@@ -39,8 +36,6 @@ export function isHostMessage(x: unknown): x is HostMessage {
       );
     case "compare":
       return isRecord(x.a) && isRecord(x.b) && Array.isArray(x.deltas);
-    case "nsys":
-      return typeof x.title === "string" && isRecord(x.stats);
     case "error":
       return typeof x.title === "string" && typeof x.message === "string";
     default:

@@ -13,7 +13,7 @@ import { build } from "esbuild";
 import { compileForArchs } from "../../../server/compiler/compileFile";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
 import { profile } from "../../../server/profile/ncuCli";
-import { nsysProfileAndStats } from "../../../server/profile/nsysCli";
+import { nsysProfileReport } from "../../../server/profile/nsysProfile";
 import { queryNvidiaSmi } from "../../../server/profile/nvidiaSmi";
 import { addLaunchObserver, setLaunchPolicy, type LaunchEvent } from "../../../server/process/launch";
 import { machineValue, trustPolicy, type InspectedSetting } from "../../../server/process/trust";
@@ -131,10 +131,10 @@ async function attemptEveryTool(
       set: "basic",
       clockControl: "base",
     }),
-    nsysProfileAndStats({
+    nsysProfileReport({
       nsysPath: program("cudaKernelDev.nsys.path"),
       command: [evil],
-      report: join(ws, "n"),
+      report: join(ws, "n.nsys-rep"),
     }),
     queryNvidiaSmi(program("cudaKernelDev.nvidiaSmi.path")),
     (async () => {
