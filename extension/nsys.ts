@@ -7,11 +7,10 @@ import * as vscode from "vscode";
 import { splitCommandLine } from "../server/profile/commandLine";
 import { NsysError, nsysProfileAndStats } from "../server/profile/nsysCli";
 import { errorMessage } from "../server/util/errorMessage";
+import { NSYS_COMMAND, type Commands } from "./contributions";
 import { showProfilePanel } from "./profilePanel";
 import { openSettings, settings } from "./settings";
 import { requireTrust } from "./workspaceTrust";
-
-export const NSYS_COMMAND = "cudaKernelDev.nsysProfile";
 
 async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, arg: unknown): Promise<void> {
   if (!requireTrust("Nsight Systems runs your command")) return;
@@ -74,6 +73,10 @@ async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, a
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  ctx.subscriptions.push(vscode.commands.registerCommand(NSYS_COMMAND, (arg: unknown) => run(ctx, log, arg)));
+/** The profiling bundle's Nsight Systems command. */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): Commands<typeof NSYS_COMMAND> {
+  return { [NSYS_COMMAND]: (arg) => run(ctx, log, arg) };
 }
