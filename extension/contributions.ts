@@ -1,7 +1,8 @@
 // The ids of what package.json contributes and the extension implements: its commands, custom editors
-// and view. vscode-free, so a unit test holds them to package.json. Activation registers every one of
-// them (keybindings, the palette, lenses and editors need that); the commands in LAZY_COMMANDS run in
-// a bundle loaded on their first use (extension/lazy.ts).
+// and view. It takes only types from vscode, so a unit test holds them to package.json. Activation
+// registers every one of them (keybindings, the palette, lenses and editors need that); the commands
+// of LAZY_COMMANDS and the editors of LAZY_EDITORS run in a bundle loaded on first use (extension/lazy.ts).
+import type * as vscode from "vscode";
 
 export const COMPILE_NOW_COMMAND = "cudaKernelDev.compileNow";
 export const SHOW_OCCUPANCY_COMMAND = "cudaKernelDev.showOccupancy";
@@ -24,7 +25,10 @@ export const REPORT_EDITOR = "cudaKernelDev.ncuReport";
 export const CSV_EDITOR = "cudaKernelDev.ncuCsv";
 export const DEVICES_VIEW = "cudaKernelDev.devices";
 
-/** The commands that run in a lazily loaded bundle, dist/<bundle>.js, each with its bundle. */
+/** The bundles loaded on first use that implement contributions: dist/<bundle>.js. */
+export type FeatureBundle = "nvcc" | "profiling" | "bench";
+
+/** The commands that run in a lazily loaded bundle, each with its bundle. */
 export const LAZY_COMMANDS = {
   [COMPILE_NOW_COMMAND]: "nvcc",
   [SHOW_OCCUPANCY_COMMAND]: "nvcc",
@@ -37,11 +41,21 @@ export const LAZY_COMMANDS = {
   [REFRESH_DEVICES_COMMAND]: "profiling",
   [BENCHMARK_COMMAND]: "bench",
   [OPEN_RESULTS_COMMAND]: "bench",
-} as const;
+} as const satisfies Record<string, FeatureBundle>;
+
+/** The custom editors (all read-only), each with the bundle that implements it. */
+export const LAZY_EDITORS = {
+  [REPORT_EDITOR]: "profiling",
+  [CSV_EDITOR]: "profiling",
+} as const satisfies Record<string, FeatureBundle>;
 
 export type LazyCommand = keyof typeof LAZY_COMMANDS;
-/** The bundles that implement commands. */
-export type CommandBundle = (typeof LAZY_COMMANDS)[LazyCommand];
+export type LazyEditor = keyof typeof LAZY_EDITORS;
+
+/** The ids of `table` that bundle `B` implements. */
+type IdsOf<T extends Record<string, FeatureBundle>, B extends FeatureBundle> = {
+  [K in keyof T]: T[K] extends B ? K : never;
+}[keyof T];
 
 /** Command arguments arrive untyped (a lens, a keybinding, another extension, the palette). */
 export type CommandHandler = (...args: unknown[]) => unknown;
@@ -49,7 +63,11 @@ export type CommandHandler = (...args: unknown[]) => unknown;
 /** Handlers for the commands `K`: what a feature's activate hands back for its bundle to gather. */
 export type Commands<K extends LazyCommand> = Record<K, CommandHandler>;
 
-/** What a bundle hands back: a handler for each command LAZY_COMMANDS gives it. */
-export type CommandsOf<B extends CommandBundle> = Commands<
-  { [K in LazyCommand]: (typeof LAZY_COMMANDS)[K] extends B ? K : never }[LazyCommand]
->;
+/** A custom editor's provider, for each of the editors `K`. */
+export type Editors<K extends LazyEditor> = Record<K, vscode.CustomReadonlyEditorProvider>;
+
+/** What bundle `B` hands back: a handler for each of its commands, a provider for each of its editors. */
+export interface ContributionsOf<B extends FeatureBundle> {
+  commands: Commands<IdsOf<typeof LAZY_COMMANDS, B>>;
+  editors: Editors<IdsOf<typeof LAZY_EDITORS, B>>;
+}

@@ -16,6 +16,7 @@ import {
   OPEN_PROFILE_COMMAND,
   REPORT_EDITOR,
   type Commands,
+  type Editors,
 } from "./contributions";
 import type { HotLines } from "./hotLines";
 import { profileWebview, showProfilePanel } from "./profilePanel";
@@ -181,11 +182,12 @@ export function activate(
   log: vscode.LogOutputChannel,
   hot: HotLines,
 ): {
-  editor: vscode.CustomReadonlyEditorProvider;
+  editors: Editors<typeof REPORT_EDITOR | typeof CSV_EDITOR>;
   commands: Commands<typeof OPEN_PROFILE_COMMAND | typeof COMPARE_COMMAND>;
 } {
+  const editor = new ProfileEditorProvider(ctx, log, hot);
   return {
-    editor: new ProfileEditorProvider(ctx, log, hot),
+    editors: { [REPORT_EDITOR]: editor, [CSV_EDITOR]: editor },
     commands: {
       [OPEN_PROFILE_COMMAND]: openProfile,
       [COMPARE_COMMAND]: (a, b) => compare(ctx, log, a, b),

@@ -2,16 +2,15 @@
 // the GPU runner and the results panels.
 import * as benchmark from "../benchmark";
 import * as benchPanel from "../benchPanel";
-import type { CommandsOf } from "../contributions";
+import type { ContributionsOf } from "../contributions";
 import type { FeatureHost } from "../lazy";
 import { guardLaunches } from "../workspaceTrust";
 
-export function activate({ ctx, log }: FeatureHost) {
+export function activate({ ctx, log }: FeatureHost): ContributionsOf<"bench"> {
   // First: this bundle's copy of the launcher must refuse tools before anything here can run one.
   guardLaunches(ctx);
-  const commands: CommandsOf<"bench"> = {
-    ...benchmark.activate(ctx, log),
-    ...benchPanel.activate(ctx, log),
+  return {
+    commands: { ...benchmark.activate(ctx, log), ...benchPanel.activate(ctx, log) },
+    editors: {},
   };
-  return { commands };
 }

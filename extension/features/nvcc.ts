@@ -1,6 +1,6 @@
 // The nvcc bundle (dist/nvcc.js), loaded on the first save that compiles or the first of its
 // commands: nvcc diagnostics on save, the Occupancy panel and the PTX/SASS views.
-import type { CommandsOf } from "../contributions";
+import type { ContributionsOf } from "../contributions";
 import type { FeatureHost } from "../lazy";
 import * as nvccDiagnostics from "../nvccDiagnostics";
 import * as occupancyPanel from "../occupancyPanel";
@@ -12,10 +12,13 @@ export function activate({ ctx, log }: FeatureHost) {
   guardLaunches(ctx);
   const nvcc = nvccDiagnostics.activate(ctx, log);
   const asm = ptxView.activate(ctx, log);
-  const commands: CommandsOf<"nvcc"> = {
-    ...nvcc.commands,
-    ...occupancyPanel.activate(ctx, nvcc.checks, log),
-    ...asm.commands,
+  const contributions: ContributionsOf<"nvcc"> = {
+    commands: {
+      ...nvcc.commands,
+      ...occupancyPanel.activate(ctx, nvcc.checks, log),
+      ...asm.commands,
+    },
+    editors: {},
   };
-  return { checks: nvcc.checks, asm: asm.views, commands };
+  return { ...contributions, checks: nvcc.checks, asm: asm.views };
 }

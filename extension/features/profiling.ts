@@ -1,7 +1,7 @@
 // The profiling bundle (dist/profiling.js), loaded on the first of its commands, the first report
 // opened in its editors or the CUDA Devices view's first look: Nsight Compute, Nsight Systems and
 // the GPUs, wired together. They share the hot-line marks (a profile or an opened report replaces them).
-import type { CommandsOf } from "../contributions";
+import type { ContributionsOf } from "../contributions";
 import * as devicesView from "../devicesView";
 import { HotLines } from "../hotLines";
 import type { FeatureHost } from "../lazy";
@@ -18,11 +18,14 @@ export function activate({ ctx, log }: FeatureHost) {
   ctx.subscriptions.push(hot, { dispose: disposePanels });
   const reports = ncuReportEditor.activate(ctx, log, hot);
   const gpus = devicesView.activate(log);
-  const commands: CommandsOf<"profiling"> = {
-    ...profile.activate(ctx, log, hot),
-    ...reports.commands,
-    ...nsys.activate(ctx, log),
-    ...gpus.commands,
+  const contributions: ContributionsOf<"profiling"> = {
+    commands: {
+      ...profile.activate(ctx, log, hot),
+      ...reports.commands,
+      ...nsys.activate(ctx, log),
+      ...gpus.commands,
+    },
+    editors: reports.editors,
   };
-  return { reportEditor: reports.editor, devices: gpus.devices, commands };
+  return { ...contributions, devices: gpus.devices };
 }
