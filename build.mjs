@@ -1,7 +1,7 @@
 // One bundler for every entry: the extension, the language server, the CLI, the GPU runner, each webview.
 import * as esbuild from "esbuild";
 import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 const watch = process.argv.includes("--watch");
 const production = !process.argv.includes("--dev");
@@ -24,8 +24,26 @@ const nodeCommon = {
   ...importMetaShim,
 };
 
+// The extension's entry is kept small: activation requires it (VS Code counts that), so what is not
+// needed at activation is in extension/features/<name>.ts, built as dist/<name>.js and loaded on first
+// use (extension/lazy.ts). Beside dist/runner.js, which their code finds next to itself.
+const features = existsSync("extension/features")
+  ? readdirSync("extension/features").filter((f) => f.endsWith(".ts"))
+  : [];
+const featureEntries = features.map((f) => ({
+  entryPoints: [join("extension/features", f)],
+  outfile: `${dist}/${basename(f, ".ts")}.js`,
+  external: ["vscode"],
+}));
+
 const nodeEntries = [
-  { entryPoints: ["extension/extension.ts"], outfile: `${dist}/extension.js`, external: ["vscode"] },
+  {
+    entryPoints: ["extension/extension.ts"],
+    outfile: `${dist}/extension.js`,
+    external: ["vscode"],
+    metafile: true,
+  },
+  ...featureEntries,
   { entryPoints: ["server/lsp/main.ts"], outfile: `${dist}/server.js` },
   {
     entryPoints: ["server/cli/main.ts"],
@@ -52,6 +70,28 @@ const webviewEntries = existsSync("webview")
       }))
   : [];
 
+// What must never be in the entry again: each is loaded on first use, from its feature bundle.
+const NOT_IN_ENTRY = [
+  "node_modules/vscode-languageclient/",
+  "node_modules/execa/",
+  "server/process/launch.ts",
+  "server/profile/",
+  "native/runner/",
+];
+
+/** Fails the build when the entry bundle holds code of NOT_IN_ENTRY (an import that should be lazy). */
+function checkEntry(result) {
+  const output = Object.values(result.metafile?.outputs ?? {})[0];
+  const found = Object.entries(output?.inputs ?? {})
+    .filter(([path, input]) => input.bytesInOutput > 0 && NOT_IN_ENTRY.some((p) => path.includes(p)))
+    .map(([path]) => path);
+  if (found.length === 0) return;
+  console.error(
+    `build: dist/extension.js must load these on first use, not at activation:\n  ${found.join("\n  ")}`,
+  );
+  process.exitCode = 1;
+}
+
 function copyAssets() {
   mkdirSync(`${dist}/wasm`, { recursive: true });
   cpSync("node_modules/web-tree-sitter/web-tree-sitter.wasm", `${dist}/wasm/web-tree-sitter.wasm`);
@@ -77,6 +117,7 @@ if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();
   copyAssets();
 } else {
-  await Promise.all(configs.map((c) => esbuild.build(c)));
+  const results = await Promise.all(configs.map((c) => esbuild.build(c)));
+  checkEntry(results[configs.findIndex((c) => c.outfile === `${dist}/extension.js`)]);
   copyAssets();
 }

@@ -6,9 +6,8 @@ import { readHistory } from "../server/bench/history";
 import { type BenchRunResults, type HistoryEntry, isBenchRunResults } from "../server/bench/results";
 import { errorMessage } from "../server/util/errorMessage";
 import type { HostMessage } from "../webview/bench/protocol";
+import { OPEN_RESULTS_COMMAND, type Commands } from "./contributions";
 import { type PanelOptions, PanelSet } from "./webviewHost";
-
-export const OPEN_RESULTS_COMMAND = "cudaKernelDev.openBenchResults";
 
 const panels = new PanelSet<HostMessage>();
 
@@ -83,9 +82,11 @@ async function openResultsFile(
   showResults(ctx, log, parsed, history);
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  ctx.subscriptions.push(
-    vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, (arg: unknown) => openResultsFile(ctx, log, arg)),
-    panels,
-  );
+/** The bench bundle's results panels and the command that opens a results file. */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): Commands<typeof OPEN_RESULTS_COMMAND> {
+  ctx.subscriptions.push(panels);
+  return { [OPEN_RESULTS_COMMAND]: (arg) => openResultsFile(ctx, log, arg) };
 }

@@ -11,12 +11,10 @@ import type { BenchRunResults } from "../server/bench/results";
 import { BenchError, runBenchmark, type BenchProgress } from "../server/bench/runBench";
 import { errorMessage } from "../server/util/errorMessage";
 import { showResults } from "./benchPanel";
+import { BENCHMARK_COMMAND, WRITE_SPEC_COMMAND, type Commands } from "./contributions";
 import { kernelRef, kernelTarget, qualifiedName, type KernelTarget } from "./kernelRef";
 import { settings } from "./settings";
-import { WRITE_SPEC_COMMAND } from "./specAction";
 import { requireTrust } from "./workspaceTrust";
-
-export const BENCHMARK_COMMAND = "cudaKernelDev.benchmark";
 
 type Progress = vscode.Progress<{ message?: string; increment?: number }>;
 /** A kernel target that found its kernel. */
@@ -191,10 +189,12 @@ class Benchmarks implements vscode.Disposable {
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+/** The bench bundle's benchmark runs and their command. */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): Commands<typeof BENCHMARK_COMMAND> {
   const benchmarks = new Benchmarks(ctx, log);
-  ctx.subscriptions.push(
-    benchmarks,
-    vscode.commands.registerCommand(BENCHMARK_COMMAND, (ref: unknown) => benchmarks.run(ref)),
-  );
+  ctx.subscriptions.push(benchmarks);
+  return { [BENCHMARK_COMMAND]: (ref) => benchmarks.run(ref) };
 }

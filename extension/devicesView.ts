@@ -7,12 +7,10 @@ import type { DeviceAttributes } from "../native/runner/protocol";
 import { RunnerClient } from "../native/runner/runnerClient";
 import { queryNvidiaSmi, type SmiDevice, type SmiLog } from "../server/profile/nvidiaSmi";
 import { errorMessage } from "../server/util/errorMessage";
+import { REFRESH_DEVICES_COMMAND, type Commands } from "./contributions";
 import { settings } from "./settings";
 
-export const REFRESH_DEVICES_COMMAND = "cudaKernelDev.refreshDevices";
-export const DEVICES_VIEW = "cudaKernelDev.devices";
-
-type Item =
+export type DeviceItem =
   | { kind: "device"; device: SmiDevice; attrs?: DeviceAttributes }
   | { kind: "info"; label: string; description?: string; tooltip?: string };
 
@@ -51,7 +49,7 @@ export function deviceDetails(d: SmiDevice, a?: DeviceAttributes): [string, stri
   return rows;
 }
 
-class DevicesProvider implements vscode.TreeDataProvider<Item> {
+export class DevicesProvider implements vscode.TreeDataProvider<DeviceItem> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private state: Promise<{ log?: SmiLog; error?: string; attrs: DeviceAttributes[] }> | undefined;
@@ -89,7 +87,7 @@ class DevicesProvider implements vscode.TreeDataProvider<Item> {
     return { ...(smi ? { log: smi } : {}), ...(error ? { error } : {}), attrs };
   }
 
-  async getChildren(item?: Item): Promise<Item[]> {
+  async getChildren(item?: DeviceItem): Promise<DeviceItem[]> {
     if (item?.kind === "device")
       return deviceDetails(item.device, item.attrs).map(([label, description]) => ({
         kind: "info",
@@ -103,7 +101,7 @@ class DevicesProvider implements vscode.TreeDataProvider<Item> {
       return [
         { kind: "info", label: "No NVIDIA GPU found", description: s.error ?? "", tooltip: s.error ?? "" },
       ];
-    const items: Item[] = s.log.devices.map((device) => {
+    const items: DeviceItem[] = s.log.devices.map((device) => {
       const attrs = s.attrs.find((a) => a.ordinal === device.index);
       return attrs ? { kind: "device", device, attrs } : { kind: "device", device };
     });
@@ -115,7 +113,7 @@ class DevicesProvider implements vscode.TreeDataProvider<Item> {
     return items;
   }
 
-  getTreeItem(item: Item): vscode.TreeItem {
+  getTreeItem(item: DeviceItem): vscode.TreeItem {
     if (item.kind === "info") {
       const t = new vscode.TreeItem(item.label, vscode.TreeItemCollapsibleState.None);
       if (item.description !== undefined) t.description = item.description;
@@ -131,10 +129,11 @@ class DevicesProvider implements vscode.TreeDataProvider<Item> {
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const provider = new DevicesProvider(log);
-  ctx.subscriptions.push(
-    vscode.window.registerTreeDataProvider(DEVICES_VIEW, provider),
-    vscode.commands.registerCommand(REFRESH_DEVICES_COMMAND, () => provider.refresh()),
-  );
+/** The profiling bundle's view data and its refresh command; the entry registers the view (extension/lazyFeatures.ts). */
+export function activate(log: vscode.LogOutputChannel): {
+  devices: DevicesProvider;
+  commands: Commands<typeof REFRESH_DEVICES_COMMAND>;
+} {
+  const devices = new DevicesProvider(log);
+  return { devices, commands: { [REFRESH_DEVICES_COMMAND]: () => devices.refresh() } };
 }

@@ -2,9 +2,8 @@
 // document; both lenses pass the same KernelRef.
 import * as vscode from "vscode";
 import { scanKernels } from "../server/bench/kernelScan";
-import { BENCHMARK_COMMAND } from "./benchmark";
+import { BENCHMARK_COMMAND, PROFILE_COMMAND } from "./contributions";
 import { kernelRef } from "./kernelRef";
-import { PROFILE_COMMAND } from "./profile";
 
 class KernelLenses implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {

@@ -10,13 +10,16 @@ import { loadProfile, type LoadedProfile } from "../server/profile/loadProfile";
 import { compareViews, profileView, type ProfileView } from "../server/profile/profileView";
 import { errorMessage } from "../server/util/errorMessage";
 import type { HostMessage } from "../webview/profile/protocol";
+import {
+  COMPARE_COMMAND,
+  CSV_EDITOR,
+  OPEN_PROFILE_COMMAND,
+  REPORT_EDITOR,
+  type Commands,
+  type Editors,
+} from "./contributions";
 import type { HotLines } from "./hotLines";
 import { profileWebview, showProfilePanel } from "./profilePanel";
-
-export const OPEN_PROFILE_COMMAND = "cudaKernelDev.openProfile";
-export const COMPARE_COMMAND = "cudaKernelDev.compareProfiles";
-export const REPORT_EDITOR = "cudaKernelDev.ncuReport";
-export const CSV_EDITOR = "cudaKernelDev.ncuCsv";
 
 export function ncuPath(): string {
   return vscode.workspace.getConfiguration("cudaKernelDev").get<string>("ncu.path") || "ncu";
@@ -173,16 +176,21 @@ async function compare(
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, hot: HotLines): void {
-  const provider = new ProfileEditorProvider(ctx, log, hot);
-  const options = {
-    webviewOptions: { retainContextWhenHidden: false },
-    supportsMultipleEditorsPerDocument: true,
+/** The profiling bundle's report editor and its commands; the entry registers the editors (extension/lazyFeatures.ts). */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  hot: HotLines,
+): {
+  editors: Editors<typeof REPORT_EDITOR | typeof CSV_EDITOR>;
+  commands: Commands<typeof OPEN_PROFILE_COMMAND | typeof COMPARE_COMMAND>;
+} {
+  const editor = new ProfileEditorProvider(ctx, log, hot);
+  return {
+    editors: { [REPORT_EDITOR]: editor, [CSV_EDITOR]: editor },
+    commands: {
+      [OPEN_PROFILE_COMMAND]: openProfile,
+      [COMPARE_COMMAND]: (a, b) => compare(ctx, log, a, b),
+    },
   };
-  ctx.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(REPORT_EDITOR, provider, options),
-    vscode.window.registerCustomEditorProvider(CSV_EDITOR, provider, options),
-    vscode.commands.registerCommand(OPEN_PROFILE_COMMAND, openProfile),
-    vscode.commands.registerCommand(COMPARE_COMMAND, (a: unknown, b: unknown) => compare(ctx, log, a, b)),
-  );
 }

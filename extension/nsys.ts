@@ -10,12 +10,10 @@ import { findNsys } from "../server/profile/nsysFind";
 import { nsysProfileReport } from "../server/profile/nsysProfile";
 import { NsysReportError } from "../server/profile/nsysReportDb";
 import { errorMessage } from "../server/util/errorMessage";
-import * as nsysReportEditor from "./nsysReportEditor";
-import { NSYS_EDITOR, rememberCommand } from "./nsysReportEditor";
+import { NSYS_COMMAND, NSYS_EDITOR, type Commands } from "./contributions";
+import { rememberCommand } from "./nsysReportEditor";
 import { openSettings, settings } from "./settings";
 import { requireTrust } from "./workspaceTrust";
-
-export const NSYS_COMMAND = "cudaKernelDev.nsysProfile";
 
 async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, arg: unknown): Promise<void> {
   if (!requireTrust("Nsight Systems runs your command")) return;
@@ -76,7 +74,10 @@ async function run(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, a
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  nsysReportEditor.activate(ctx, log);
-  ctx.subscriptions.push(vscode.commands.registerCommand(NSYS_COMMAND, (arg: unknown) => run(ctx, log, arg)));
+/** The profiling bundle's Nsight Systems command. */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): Commands<typeof NSYS_COMMAND> {
+  return { [NSYS_COMMAND]: (arg) => run(ctx, log, arg) };
 }

@@ -9,11 +9,9 @@ import { findNsys } from "../server/profile/nsysFind";
 import { NsysReportError } from "../server/profile/nsysReportDb";
 import { loadNsysReport } from "../server/profile/nsysReportLoad";
 import { errorMessage } from "../server/util/errorMessage";
+import { NSYS_EDITOR, NSYS_SQLITE_EDITOR, type Editors } from "./contributions";
 import { NsysPanel } from "./nsysPanel";
 import { settings } from "./settings";
-
-export const NSYS_EDITOR = "cudaKernelDev.nsysReport";
-export const NSYS_SQLITE_EDITOR = "cudaKernelDev.nsysSqlite";
 
 /** The command line each report profiled (kept by the Nsight Systems command), by report path. */
 const COMMANDS_KEY = "nsys.reportCommands";
@@ -87,14 +85,11 @@ class NsysEditorProvider implements vscode.CustomReadonlyEditorProvider {
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+/** The profiling bundle's Nsight Systems report editors: one provider for both. */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): Editors<typeof NSYS_EDITOR | typeof NSYS_SQLITE_EDITOR> {
   const provider = new NsysEditorProvider(ctx, log);
-  const options = {
-    webviewOptions: { retainContextWhenHidden: false },
-    supportsMultipleEditorsPerDocument: true,
-  };
-  ctx.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(NSYS_EDITOR, provider, options),
-    vscode.window.registerCustomEditorProvider(NSYS_SQLITE_EDITOR, provider, options),
-  );
+  return { [NSYS_EDITOR]: provider, [NSYS_SQLITE_EDITOR]: provider };
 }

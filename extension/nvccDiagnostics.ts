@@ -14,6 +14,7 @@ import {
 import { NvccNotFoundError } from "../server/compiler/nvcc";
 import type { PlacedDiagnostic } from "../server/compiler/nvccPlacement";
 import { errorMessage } from "../server/util/errorMessage";
+import { COMPILE_NOW_COMMAND, type Commands } from "./contributions";
 import { nvccSetup, openSettings, settings, targetArchs, type NvccSetup } from "./settings";
 import { requireTrust } from "./workspaceTrust";
 
@@ -107,7 +108,7 @@ function diagnosticsOf(
 }
 
 /** The nvcc check: compiles on save (debounced per file) or on demand, and publishes what nvcc said. */
-class NvccChecks implements CompileService, vscode.Disposable {
+export class NvccChecks implements CompileService, vscode.Disposable {
   private readonly diagnostics = new DiagnosticsByFile();
   private readonly emitter = new vscode.EventEmitter<CompileResults>();
   readonly onDidCompile = this.emitter.event;
@@ -214,11 +215,6 @@ class NvccChecks implements CompileService, vscode.Disposable {
     );
   }
 
-  onSave(doc: vscode.TextDocument): void {
-    if (doc.languageId !== "cuda-cpp" || doc.uri.scheme !== "file" || !vscode.workspace.isTrusted) return;
-    if (settings(doc.uri).nvcc.checkOnSave) this.schedule(doc);
-  }
-
   onClose(doc: vscode.TextDocument): void {
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
@@ -246,13 +242,15 @@ class NvccChecks implements CompileService, vscode.Disposable {
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): CompileService {
+/** The nvcc bundle's half: the checks and their command. Saves reach them from the entry (extension/lazyFeatures.ts). */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): { checks: NvccChecks; commands: Commands<typeof COMPILE_NOW_COMMAND> } {
   const checks = new NvccChecks(log);
   ctx.subscriptions.push(
     checks,
-    vscode.workspace.onDidSaveTextDocument((doc) => checks.onSave(doc)),
     vscode.workspace.onDidCloseTextDocument((doc) => checks.onClose(doc)),
-    vscode.commands.registerCommand("cudaKernelDev.compileNow", () => checks.compileNow()),
   );
-  return checks;
+  return { checks, commands: { [COMPILE_NOW_COMMAND]: () => checks.compileNow() } };
 }

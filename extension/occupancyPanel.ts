@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import { findKernelLine } from "../server/compiler/nvccPlacement";
 import type { OccupancyPoint, ShowMessage } from "../webview/occupancy/protocol";
+import { SHOW_OCCUPANCY_COMMAND, type Commands } from "./contributions";
 import type { CompileResults, CompileService } from "./nvccDiagnostics";
 import type { OccupancyTarget } from "./resources";
 import { WebviewHost } from "./webviewHost";
@@ -142,17 +143,20 @@ async function showOccupancy(
   panel.open(doc.uri, symbol, msg);
 }
 
+/** The nvcc bundle's Occupancy panel, following `compiles`, and its command. */
 export function activate(
   ctx: vscode.ExtensionContext,
   compiles: CompileService,
   log: vscode.LogOutputChannel,
-): void {
+): Commands<typeof SHOW_OCCUPANCY_COMMAND> {
   const panel = new OccupancyPanel(ctx.extensionUri, log);
   ctx.subscriptions.push(
-    vscode.commands.registerCommand("cudaKernelDev.showOccupancy", (target?: OccupancyTarget) =>
-      showOccupancy(panel, compiles, target),
-    ),
     compiles.onDidCompile((c) => panel.compiled(c)),
     panel,
   );
+  return {
+    // A resource lens passes its kernel; the palette passes nothing (the kernel at the cursor).
+    [SHOW_OCCUPANCY_COMMAND]: (target) =>
+      showOccupancy(panel, compiles, target as OccupancyTarget | undefined),
+  };
 }

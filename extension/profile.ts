@@ -12,6 +12,7 @@ import { splitCommandLine } from "../server/profile/commandLine";
 import { exportReport, loadCsvs } from "../server/profile/loadProfile";
 import { NcuError, ncuVersion, profile } from "../server/profile/ncuCli";
 import { profileWithBenchHarness } from "../server/profile/profileBench";
+import { PROFILE_COMMAND, type Commands } from "./contributions";
 import type { HotLines } from "./hotLines";
 import { kernelTarget, qualifiedName } from "./kernelRef";
 import { errorText, views } from "./ncuReportEditor";
@@ -19,8 +20,6 @@ import { showProfilePanel } from "./profilePanel";
 import { openSettings, settings } from "./settings";
 import type { NcuSettings } from "./settingValues";
 import { requireTrust } from "./workspaceTrust";
-
-export const PROFILE_COMMAND = "cudaKernelDev.profileKernel";
 
 /**
  * What runs the kernel under ncu: a file with main() is its own harness ("program"); a kernel with
@@ -220,10 +219,13 @@ class Profiler implements vscode.Disposable {
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel, hot: HotLines): void {
+/** The profiling bundle's profiler and its command. */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  hot: HotLines,
+): Commands<typeof PROFILE_COMMAND> {
   const profiler = new Profiler(ctx, log, hot);
-  ctx.subscriptions.push(
-    profiler,
-    vscode.commands.registerCommand(PROFILE_COMMAND, (ref: unknown) => profiler.run(ref)),
-  );
+  ctx.subscriptions.push(profiler);
+  return { [PROFILE_COMMAND]: (ref) => profiler.run(ref) };
 }

@@ -10,10 +10,10 @@ import { NvccNotFoundError } from "../server/compiler/nvcc";
 import { findKernelLine } from "../server/compiler/nvccPlacement";
 import { kernelDisplayName } from "../server/compiler/demangle";
 import { errorMessage } from "../server/util/errorMessage";
+import { ASM_SCHEME, SHOW_PTX_COMMAND, SHOW_SASS_COMMAND, type Commands } from "./contributions";
 import { nvccSetup, targetArchs } from "./settings";
 import { requireTrust } from "./workspaceTrust";
 
-const SCHEME = "cuda-kernel-dev-asm";
 type Kind = AsmKind;
 
 interface AsmView {
@@ -50,8 +50,8 @@ async function pickArch(doc: vscode.TextDocument): Promise<string | undefined> {
   return vscode.window.showQuickPick([...archs].reverse(), { title: "Architecture to show" });
 }
 
-/** The open PTX/SASS views: their text (a content provider), their line maps and highlights. */
-class AsmViews implements vscode.Disposable {
+/** The open PTX/SASS views: their text (served by the entry's content provider), line maps and highlights. */
+export class AsmViews implements vscode.Disposable {
   private readonly views = new Map<string, AsmView>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly highlight = vscode.window.createTextEditorDecorationType({
@@ -60,22 +60,24 @@ class AsmViews implements vscode.Disposable {
     overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.findMatchForeground"),
     overviewRulerLane: vscode.OverviewRulerLane.Center,
   });
-  /** The content provider and the editor events the views follow. */
+  /** A view's text changed: the entry's content provider for ASM_SCHEME passes it on. */
+  readonly onDidChange = this.changed.event;
+  /** The editor events the views follow. */
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.subscriptions = [
-      vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
-        onDidChange: this.changed.event,
-        provideTextDocumentContent: (uri) =>
-          this.views.get(uri.toString())?.text ?? "(closed: run Show PTX again)",
-      }),
       vscode.window.onDidChangeTextEditorSelection((e) => this.sync(e.textEditor)),
       vscode.workspace.onDidCloseTextDocument((d) => {
-        if (d.uri.scheme === SCHEME) this.views.delete(d.uri.toString());
+        if (d.uri.scheme === ASM_SCHEME) this.views.delete(d.uri.toString());
       }),
       vscode.workspace.onDidSaveTextDocument((d) => this.refresh(d)),
     ];
+  }
+
+  /** A view's text, for the content provider; undefined once its document was closed. */
+  text(uri: vscode.Uri): string | undefined {
+    return this.views.get(uri.toString())?.text;
   }
 
   /** Show PTX / Show SASS for the kernel at the cursor. */
@@ -118,7 +120,7 @@ class AsmViews implements vscode.Disposable {
 
   private add(kind: Kind, doc: vscode.TextDocument, arch: string, text: string): AsmView {
     const uri = vscode.Uri.from({
-      scheme: SCHEME,
+      scheme: ASM_SCHEME,
       path: `/${basename(doc.uri.fsPath)}.${arch}.${kind === "ptx" ? "ptx" : "cuasm"}`,
       query: doc.uri.toString(),
     });
@@ -194,11 +196,18 @@ class AsmViews implements vscode.Disposable {
   }
 }
 
-export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+/** The nvcc bundle's views and their commands; the entry serves their text (extension/lazyFeatures.ts). */
+export function activate(
+  ctx: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): { views: AsmViews; commands: Commands<typeof SHOW_PTX_COMMAND | typeof SHOW_SASS_COMMAND> } {
   const views = new AsmViews(log);
-  ctx.subscriptions.push(
+  ctx.subscriptions.push(views);
+  return {
     views,
-    vscode.commands.registerCommand("cudaKernelDev.showPtx", () => views.show("ptx")),
-    vscode.commands.registerCommand("cudaKernelDev.showSass", () => views.show("sass")),
-  );
+    commands: {
+      [SHOW_PTX_COMMAND]: () => views.show("ptx"),
+      [SHOW_SASS_COMMAND]: () => views.show("sass"),
+    },
+  };
 }

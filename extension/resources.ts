@@ -21,7 +21,10 @@ function lensTitle(k: KernelResources): string {
   return `${spills ? "$(warning) " : ""}${formatResources(k)}`;
 }
 
-export function activate(ctx: vscode.ExtensionContext, compiles: CompileService): void {
+/** The compiles the lenses read: the entry's view of the nvcc bundle's (extension/lazyFeatures.ts). */
+export type CompileResultsSource = Pick<CompileService, "onDidCompile" | "latest">;
+
+export function activate(ctx: vscode.ExtensionContext, compiles: CompileResultsSource): void {
   const changed = new vscode.EventEmitter<void>();
   ctx.subscriptions.push(
     changed,

@@ -4,9 +4,8 @@ import * as vscode from "vscode";
 import { type KernelInfo, scanKernels } from "../server/bench/kernelScan";
 import { findKernel } from "../server/bench/runBench";
 import { draftSpec } from "../server/bench/specDraft";
+import { WRITE_SPEC_COMMAND } from "./contributions";
 import { isKernelRef } from "./kernelRef";
-
-export const WRITE_SPEC_COMMAND = "cudaKernelDev.writeBenchSpec";
 
 function specEdit(doc: vscode.TextDocument, k: KernelInfo): vscode.WorkspaceEdit {
   const indent = /^\s*/.exec(doc.lineAt(k.declLine).text)![0];

@@ -5,10 +5,9 @@ import * as vscode from "vscode";
 import { setLaunchPolicy } from "../server/process/launch";
 import { trustPolicy } from "../server/process/trust";
 
+/** At activation: says in the log what Restricted Mode holds back, and when trust is granted. */
 export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  setLaunchPolicy(trustPolicy(() => vscode.workspace.isTrusted));
   ctx.subscriptions.push(
-    { dispose: () => setLaunchPolicy(undefined) },
     vscode.workspace.onDidGrantWorkspaceTrust(() =>
       log.info("workspace trusted: compiling, benchmarking and profiling can run tools now"),
     ),
@@ -17,6 +16,15 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
     log.info(
       "Restricted Mode: no tool (nvcc, ncu, nsys, nvidia-smi, the GPU runner) runs until the workspace is trusted",
     );
+}
+
+/**
+ * Sets the launch policy. Each bundle that can run a tool calls it first thing when it loads: every
+ * bundle holds its own copy of server/process/launch.ts, and so of the policy (the entry has none).
+ */
+export function guardLaunches(ctx: vscode.ExtensionContext): void {
+  setLaunchPolicy(trustPolicy(() => vscode.workspace.isTrusted));
+  ctx.subscriptions.push({ dispose: () => setLaunchPolicy(undefined) });
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openFile, screenshot, withFailureScreenshot } from "../support/browser";
+import { openFile, runCommand, screenshot, withFailureScreenshot } from "../support/browser";
+import { extensionLog, waitForLog } from "../support/extensionLog";
 import { startUiSession, statusItem, type UiSession } from "../support/uiSession";
 
 let ui: UiSession;
@@ -11,6 +12,11 @@ after(async () => {
   await ui?.close();
 });
 
+/** The feature bundles (extension/features/), loaded on first use; the language client is loaded at once. */
+const FEATURE_BUNDLE_LOADED = /loaded dist\/(nvcc|profiling|bench)\.js/g;
+const loadedFeatureBundles = (): string[] =>
+  [...extensionLog(ui).matchAll(FEATURE_BUNDLE_LOADED)].map((m) => m[1]!);
+
 test("opening an example .cu activates the extension: its status-bar item appears within 5 s", async () => {
   await withFailureScreenshot(ui.page, "activation", async () => {
     await openFile(ui.page, "rmsnorm.cu");
@@ -19,5 +25,17 @@ test("opening an example .cu activates the extension: its status-bar item appear
     await ui.page.locator(".statusbar-item", { hasText: "CUDA C++" }).first().waitFor({ timeout: 5_000 });
     await screenshot(ui.page, "activation");
     assert.ok(await statusItem(ui.page).isVisible());
+  });
+});
+
+test("activation loads the language client after it, and a feature's bundle only when first used", async () => {
+  await withFailureScreenshot(ui.page, "activation-lazy", async () => {
+    await waitForLog(ui, /activated in [\d.]+ ms/);
+    await waitForLog(ui, /loaded dist\/languageClient\.js/);
+    assert.deepEqual(loadedFeatureBundles(), [], "a feature bundle was loaded at activation");
+    // Its command is registered at activation; running it loads the profiling bundle, and only that.
+    await runCommand(ui.page, "CUDA Kernel Dev: Refresh CUDA Devices");
+    await waitForLog(ui, /loaded dist\/profiling\.js/);
+    assert.deepEqual(loadedFeatureBundles(), ["profiling"]);
   });
 });

@@ -1,4 +1,6 @@
-// Owns the language client: starts the bundled server for cuda-cpp documents; restart = stop + start.
+// The languageClient bundle (dist/languageClient.js): the language client, which starts the bundled
+// server for cuda-cpp documents. The entry loads it just after activation (extension/extension.ts),
+// so vscode-languageclient's load is not part of it.
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -10,15 +12,16 @@ import {
   serverStatusNotification,
   targetsNotification,
   type InitializationOptions,
-} from "../server/protocol";
-import type { TargetsStatus } from "./statusBar";
+} from "../../server/protocol";
+import type { TargetsStatus } from "../statusBar";
 
 let client: LanguageClient | undefined;
 
 /** Files that decide target architectures or rule severities: the server re-resolves when one changes. */
 const BUILD_FILES = "**/{build.toml,CMakeLists.txt,setup.py,compile_commands.json,.cuda-kernel-dev.toml}";
 
-export function activate(ctx: vscode.ExtensionContext, status: TargetsStatus): void {
+/** Starts the client; the promise settles once the server is up (the entry reports a failure). */
+export function start(ctx: vscode.ExtensionContext, status: TargetsStatus): Promise<void> {
   const module = ctx.asAbsolutePath("dist/server.js");
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -37,10 +40,7 @@ export function activate(ctx: vscode.ExtensionContext, status: TargetsStatus): v
     client.onNotification(targetsNotification, (p) => status.show(p)),
     client.onNotification(serverStatusNotification, (p) => status.health(p)),
   );
-  // Not awaited: activation must stay fast; the client reports its own start failures.
-  client.start().catch((err: unknown) => {
-    void vscode.window.showErrorMessage(`CUDA Kernel Dev: the language server did not start: ${String(err)}`);
-  });
+  return client.start();
 }
 
 export function stop(): Thenable<void> | undefined {
