@@ -142,8 +142,11 @@ export const halfImplicitConversion: Rule = {
     for (const m of idx.scan(/(?<![=!<>+\-*/%&|^])=(?!=)/g)) {
       // Text first: the assigned expression must be a half name, maybe subscripted or a field.
       const lineStart = idx.text.lastIndexOf("\n", m.index) + 1;
-      const base = LVALUE_BASE.exec(idx.text.slice(lineStart, m.index))?.[1];
-      if (!base || !decls.scopeAt(m.index).lookup(base)) continue;
+      const prefix = idx.text.slice(lineStart, m.index);
+      const at = decls.scopeAt(m.index);
+      if (!at.mayMention(prefix)) continue;
+      const base = LVALUE_BASE.exec(prefix)?.[1];
+      if (!base || !at.lookup(base)) continue;
       const eq = idx.nodeAt(m.index, m.index + 1);
       const a = eq.parent;
       if (a?.type !== "assignment_expression" || a.childForFieldName("operator")?.text !== "=") continue;

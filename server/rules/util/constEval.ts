@@ -176,6 +176,14 @@ export function constantSites(text: string, name: string): string[] {
   return out;
 }
 
+/** Offsets where the word `name` may be bound (see mayBind): plain uses are skipped without asking the tree. */
+function sitesIn(text: string, name: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(new RegExp(`\\b${name}\\b`, "g")))
+    if (mayBind(text, m.index, name)) out.push(m.index);
+  return out;
+}
+
 /** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
 type Binding =
   { kind: "expr"; node: Node } | { kind: "macro"; text: string } | { kind: "dim3"; args: Node[] };
@@ -205,12 +213,9 @@ export class Constants {
     this.bindings.set(name, []);
     // Bindings may lie anywhere in the file, also outside a windowed run's window.
     this.idx.facts.constantNames.add(name);
-    for (const m of this.idx.scanAll(new RegExp(`\\b${name}\\b`, "g"))) {
-      // Text first: plain uses are skipped without asking the tree.
-      if (!mayBind(this.idx.text, m.index, name)) continue;
-      const end = m.index + name.length;
-      const n = this.idx.nodeAt(m.index, end);
-      if (!NAME_NODES.has(n.type) || n.startIndex !== m.index) continue;
+    for (const at of sitesIn(this.idx.text, name)) {
+      const n = this.idx.nodeAt(at, at + name.length);
+      if (!NAME_NODES.has(n.type) || n.startIndex !== at) continue;
       const p = n.parent;
       if (!p) continue;
       if (p.type === "preproc_def" && p.childForFieldName("name")?.id === n.id) {

@@ -173,44 +173,35 @@ export class FileIndex {
   /**
    * The innermost function definition containing `offset`, found top-down through the file's top-level
    * structure (templates, namespaces, `extern "C"`, preprocessor blocks, classes): Node.parent costs
-   * grow with the number of top-level items, so walking up from many nodes is avoided.
+   * grow with the number of top-level items, so walking up from many nodes is avoided. Callers ask in
+   * document order, mostly inside one function after another: the last answer is tried first.
    */
   functionAt(offset: number): Node | undefined {
+    const last = this.lastFunction;
+    if (last && offset >= last.start && offset < last.end) return last.node;
     let node: Node = this.root;
     for (let depth = 0; depth < 12; depth++) {
-      const kids = this.childrenOf(node);
-      let lo = 0;
-      let hi = kids.length - 1;
-      let next: Node | undefined;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const k = kids[mid]!;
-        if (offset < k.start) hi = mid - 1;
-        else if (offset >= k.end) lo = mid + 1;
-        else {
-          next = k.node;
-          break;
-        }
-      }
+      const next = this.childAt(node, offset);
       if (!next) return undefined;
-      if (next.type === "function_definition") return next;
+      if (next.type === "function_definition") {
+        this.lastFunction = { node: next, start: next.startIndex, end: next.endIndex };
+        return next;
+      }
       if (!CONTAINERS.has(next.type)) return undefined;
       node = next;
     }
     return undefined;
   }
 
-  /** Named children with their offsets read once (each endIndex read is a call into the wasm). */
-  private readonly kids = new Map<number, { node: Node; start: number; end: number }[]>();
-  private childrenOf(n: Node): { node: Node; start: number; end: number }[] {
-    let k = this.kids.get(n.id);
-    if (!k) {
-      k = n.namedChildren
-        .filter((c): c is Node => c !== null)
-        .map((c) => ({ node: c, start: c.startIndex, end: c.endIndex }));
-      this.kids.set(n.id, k);
-    }
-    return k;
+  private lastFunction: { node: Node; start: number; end: number } | undefined;
+
+  /**
+   * The named child of `n` containing `offset`. tree-sitter's own search (the first child ending after
+   * `offset`) reads one node; listing the children first would read every top-level item.
+   */
+  private childAt(n: Node, offset: number): Node | undefined {
+    const k = n.firstNamedChildForIndex(offset);
+    return k && k.startIndex <= offset ? k : undefined;
   }
 
   /** Loop statements in [from, to), from their keywords, in document order. */
