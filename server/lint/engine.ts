@@ -42,6 +42,8 @@ export interface RuleRun extends LintResult {
 export interface WindowScope {
   window: LintWindow;
   carried: Carried;
+  /** The whole-file context key when the caller has computed it already. */
+  contextKey?: string;
 }
 
 export function spanOf(node: Node): Span {
@@ -125,5 +127,6 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Wi
     }
     timings.set(rule.id, performance.now() - started);
   }
-  return { findings, failures, timings, facts: idx.facts, contextKey: fileContextKey(idx) };
+  const contextKey = scope?.contextKey ?? fileContextKey(idx);
+  return { findings, failures, timings, facts: idx.facts, contextKey };
 }

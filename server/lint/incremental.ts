@@ -8,7 +8,8 @@
 import type { Range, Tree } from "web-tree-sitter";
 import type { Finding, Fix, TextEdit } from "../rules/rule";
 import { constantSites } from "../rules/util/constEval";
-import type { LintWindow, PlacedHalfEntry } from "../rules/util/fileIndex";
+import { fileContextKey } from "../rules/util/fileContext";
+import { FileIndex, type LintWindow, type PlacedHalfEntry } from "../rules/util/fileIndex";
 import { runRules, type LintOptions, type RuleRun } from "./engine";
 import type { TextChange } from "./parser";
 import { advance, atOrBefore, before, moveSpan, type Point } from "./textPoints";
@@ -123,9 +124,11 @@ export function relint(
       .filter((e) => e.offset < window.start || e.offset >= oldEnd)
       .map((e) => (e.offset < window.start ? e : { offset: e.offset + delta, entry: e.entry })),
   };
-  const run = runRules(tree, text, opts, { window, carried });
-  if (run.failures.length > 0 || run.facts.fileWide || run.contextKey !== prev.run.contextKey)
-    return undefined;
+  // A whole-file fact changed (cheap to tell): every finding may change, so do not lint the window first.
+  const contextKey = fileContextKey(FileIndex.begin(tree, text));
+  if (contextKey !== prev.run.contextKey) return undefined;
+  const run = runRules(tree, text, opts, { window, carried, contextKey });
+  if (run.failures.length > 0 || run.facts.fileWide) return undefined;
 
   // Findings elsewhere that read the window's text: file-scope FP16/BF16 declarations and constants.
   const inWindow = (e: PlacedHalfEntry, end: number): boolean => e.offset >= window.start && e.offset < end;

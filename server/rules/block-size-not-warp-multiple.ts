@@ -13,16 +13,16 @@ export const blockSizeNotWarpMultiple: Rule = {
       if (threads <= 0 || threads % 32 === 0) continue;
       const up = Math.ceil(threads / 32) * 32;
       const idle = up - threads;
-      const fixable = b.literal !== undefined && b.dims[1] === 1 && b.dims[2] === 1 && up <= 1024;
+      const literal = b.dims[1] === 1 && b.dims[2] === 1 && up <= 1024 ? b.literal() : undefined;
       ctx.report({
         node: b.node,
         message: `${threads} threads per block is not a multiple of 32: the last warp of every block runs with ${idle} of 32 lanes idle. Use ${up}.`,
-        fixes: fixable
+        fixes: literal
           ? [
               {
                 title: `Round the block size up to ${up}`,
                 isPreferred: true,
-                edits: [replaceNode(b.literal!, String(up))],
+                edits: [replaceNode(literal, String(up))],
               },
             ]
           : [],

@@ -110,8 +110,14 @@ export const halfImplicitConversion: Rule = {
       });
     };
 
+    // Names typed half are visible only in the functions declaring some, unless the file declares some.
+    const ranges = decls.file.halfNames().length > 0 ? [idx.window] : decls.functions;
+    const scan = function* (re: RegExp): Generator<RegExpExecArray> {
+      for (const { start, end } of ranges) yield* idx.scan(re, start, end);
+    };
+
     // 1. `float v = x[i];`: a half value initialises an arithmetic variable.
-    for (const m of idx.scan(ARITH_DECL)) {
+    for (const m of scan(ARITH_DECL)) {
       const first = m[3]!;
       const scope = decls.scopeAt(m.index);
       if (!scope.lookup(first)) continue;
@@ -139,7 +145,7 @@ export const halfImplicitConversion: Rule = {
     }
 
     // 3. `y[i] = v * r;`: a float stored into a half element or variable.
-    for (const m of idx.scan(/(?<![=!<>+\-*/%&|^])=(?!=)/g)) {
+    for (const m of scan(/(?<![=!<>+\-*/%&|^])=(?!=)/g)) {
       // Text first: the assigned expression must be a half name, maybe subscripted or a field.
       const lineStart = idx.text.lastIndexOf("\n", m.index) + 1;
       const prefix = idx.text.slice(lineStart, m.index);

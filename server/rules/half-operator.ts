@@ -66,9 +66,32 @@ function isSimpleLvalue(n: Node): boolean {
 
 const OP_CHARS = "+-*/<>=!";
 
-/** Words that end a declaration's type before its `*`/`&` declarators: `const __half* x`, `auto& y`. */
-const TYPE_WORDS =
-  /(?:^|[^\w])(?:__half2?|half2?|__nv_bfloat162?|nv_bfloat162?|auto)(?:\s+(?:const|volatile|__restrict__))*[\s*&]*$/;
+/** Type names that make a following `*`/`&` a declarator: `const __half* x`, `auto& y`. */
+const DECL_TYPES: ReadonlySet<string> = new Set([
+  "__half",
+  "__half2",
+  "half",
+  "half2",
+  "__nv_bfloat16",
+  "__nv_bfloat162",
+  "nv_bfloat16",
+  "nv_bfloat162",
+  "auto",
+]);
+const DECL_QUALIFIERS: ReadonlySet<string> = new Set(["const", "volatile", "__restrict__"]);
+
+/** Does the `*` or `&` at `j` follow a half type (or `auto`), so that it declares the name after it? */
+function followsDeclType(text: string, j: number): boolean {
+  let k = j;
+  for (let guard = 0; guard < 8; guard++) {
+    while (k > 0 && /[\s*&]/.test(text[k - 1]!)) k--;
+    const end = k;
+    while (k > 0 && /\w/.test(text[k - 1]!)) k--;
+    const word = text.slice(k, end);
+    if (!DECL_QUALIFIERS.has(word)) return DECL_TYPES.has(word);
+  }
+  return false;
+}
 
 /**
  * A cheap text test before asking the tree: could the name at [start, end) be an operand? Skips `[…]`,
@@ -87,8 +110,7 @@ function operatorNearby(text: string, start: number, end: number): boolean {
   }
   if (j >= 0 && OP_CHARS.includes(text[j]!) && !(text[j] === "=" && !OP_CHARS.includes(text[j - 1] ?? ""))) {
     // `__half* x` declares x: a type name cannot be multiplied (the name may still be a left operand).
-    const declarator =
-      (text[j] === "*" || text[j] === "&") && TYPE_WORDS.test(text.slice(Math.max(0, j - 40), j + 1));
+    const declarator = (text[j] === "*" || text[j] === "&") && followsDeclType(text, j);
     if (!declarator) return true;
   }
   let i = end;

@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants, typeSize } from "./util/constEval";
-import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
+import { enclosingFunctionOf, FileIndex, kernelLaunches, sharedQualifier } from "./util/fileIndex";
 import { callArguments, namedChildren } from "./util/nodes";
 
 const STATIC_LIMIT = 48 * 1024;
@@ -69,8 +69,9 @@ export const sharedMemoryLimit: Rule = {
     // Static: sum per function (or per file-scope declaration).
     const perScope = new Map<number, { bytes: number; first: Node }>();
     for (const m of idx.scan(/\b__shared__\b/g)) {
-      const qual = idx.nodeAt(m.index, m.index + m[0].length);
-      const decl = qual.type === "type_qualifier" ? qual.parent : qual.parent?.parent;
+      const end = m.index + m[0].length;
+      const qual = sharedQualifier(idx, m.index, end);
+      const decl = qual ? qual.parent : idx.nodeAt(m.index, end).parent?.parent;
       if (decl?.type !== "declaration") continue;
       if (namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern"))
         continue;

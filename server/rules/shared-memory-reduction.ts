@@ -3,11 +3,16 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants } from "./util/constEval";
-import { FileIndex } from "./util/fileIndex";
+import { FileIndex, sharedQualifier } from "./util/fileIndex";
 import { descendants, unparen } from "./util/nodes";
 
 const STEP =
   /\b(\w+)\s*(?:>>=\s*1|\/=\s*2|<<=\s*1|\*=\s*2)\b|\b(\w+)\s*=\s*\2\s*(?:>>\s*1|\/\s*2|<<\s*1|\*\s*2)\b/;
+
+/** STEP, tested only where its cheap necessary part (an operator, maybe `=`, then 1 or 2) is in the text. */
+function hasStep(src: string): boolean {
+  return /[>/<*]=?\s*[12]/.test(src) && STEP.test(src);
+}
 
 /** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it. */
 function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" } | undefined {
@@ -52,9 +57,7 @@ function smallestStride(cond: Node | null, name: string, consts: Constants): num
 function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
   const shared = new Set<string>();
   for (const m of idx.scanAll(/\b__shared__\b/g, start, end)) {
-    const tok = idx.nodeAt(m.index, m.index + m[0].length);
-    const qual = tok.type === "type_qualifier" ? tok : tok.parent;
-    const decl = qual?.type === "type_qualifier" ? qual.parent : null;
+    const decl = sharedQualifier(idx, m.index, m.index + m[0].length)?.parent;
     if (decl?.type !== "declaration") continue;
     for (const id of descendants(decl, "identifier")) {
       const p = id.parent?.type;
@@ -65,13 +68,27 @@ function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
   return shared;
 }
 
+const LOOPS: ReadonlySet<string> = new Set([
+  "for_statement",
+  "while_statement",
+  "do_statement",
+  "for_range_loop",
+]);
+
 /** `for` and `while` loops in [start, end), from their keywords, in document order. */
 function forAndWhileLoops(idx: FileIndex, start: number, end: number): Node[] {
   const out: Node[] = [];
   for (const m of idx.scanAll(/\b(for|while)\b/g, start, end)) {
+    const type = `${m[0]}_statement`;
+    const owner = idx.ownerOf(m.index, m.index + m[0].length, LOOPS);
+    if (owner) {
+      // its first token, at the match, is the keyword
+      if (owner.type === type && owner.startIndex === m.index) out.push(owner);
+      continue;
+    }
     const kw = idx.nodeAt(m.index, m.index + m[0].length);
     const loop = kw.parent;
-    if (kw.type !== m[0] || loop?.type !== `${m[0]}_statement` || loop.startIndex !== m.index) continue;
+    if (kw.type !== m[0] || loop?.type !== type || loop.startIndex !== m.index) continue;
     out.push(loop);
   }
   return out;
@@ -113,7 +130,7 @@ export const sharedMemoryReduction: Rule = {
     for (const { start, end } of idx.deviceFunctions()) {
       // Cheap text test first: only functions with shared memory, a barrier and a halving/doubling step.
       const src = idx.text.slice(start, end);
-      if (!src.includes("__shared__") || !src.includes("__syncthreads") || !STEP.test(src)) continue;
+      if (!src.includes("__shared__") || !src.includes("__syncthreads") || !hasStep(src)) continue;
       const shared = sharedNames(idx, start, end);
       if (shared.size === 0) continue;
       for (const loop of forAndWhileLoops(idx, start, end)) {

@@ -10,10 +10,12 @@ export interface KnownBlockSize {
   /** The node to report on. */
   node: Node;
   dims: [number, number, number];
-  /** A literal that alone sets the thread count, for the round-up fix. */
-  literal?: Node;
+  /** A literal that alone sets the thread count, for the round-up fix (looked up only when needed). */
+  literal(): Node | undefined;
   source: "launch" | "launch_bounds";
 }
+
+const LAUNCH_BOUNDS: ReadonlySet<string> = new Set(["launch_bounds"]);
 
 export function knownBlockSizes(ctx: LintContext): KnownBlockSize[] {
   const idx = FileIndex.of(ctx);
@@ -27,10 +29,11 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
     const block = config[1];
     if (!block) continue;
     const dims = consts.dims(block);
-    if (dims) out.push({ node: block, dims, literal: consts.sourceLiteral(block), source: "launch" });
+    if (dims) out.push({ node: block, dims, literal: () => consts.sourceLiteral(block), source: "launch" });
   }
   for (const m of idx.scan(/\b__launch_bounds__\b/g)) {
-    const lb = idx.nodeAt(m.index, m.index + m[0].length).parent;
+    const end = m.index + m[0].length;
+    const lb = idx.ownerOf(m.index, end, LAUNCH_BOUNDS) ?? idx.nodeAt(m.index, end).parent;
     if (lb?.type !== "launch_bounds") continue;
     const first = namedChildren(lb)[0];
     if (!first) continue;
@@ -39,7 +42,7 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
       out.push({
         node: first,
         dims: [v, 1, 1],
-        literal: consts.sourceLiteral(first),
+        literal: () => consts.sourceLiteral(first),
         source: "launch_bounds",
       });
   }

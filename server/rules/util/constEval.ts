@@ -140,6 +140,16 @@ function evalMacroText(
  */
 function mayBind(text: string, index: number, name: string): boolean {
   const end = index + name.length;
+  // Every test below needs one of these characters first after (or last before) the name and spaces.
+  let a = end;
+  while (a < end + 4 && a < text.length && /\s/.test(text[a]!)) a++;
+  let b = index;
+  while (b > index - 12 && b > 0 && /\s/.test(text[b - 1]!)) b--;
+  if (
+    !(a < end + 4 && "=({+-*/%&|^<>".includes(text[a] ?? " ")) &&
+    !(b > index - 12 && "e+-".includes(text[b - 1] ?? " "))
+  )
+    return false;
   const after = text.slice(end, end + 4);
   const before = text.slice(Math.max(0, index - 12), index);
   const isDef =
@@ -176,11 +186,18 @@ export function constantSites(text: string, name: string): string[] {
   return out;
 }
 
-/** Offsets where the word `name` may be bound (see mayBind): plain uses are skipped without asking the tree. */
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /\w/.test(c);
+
+/**
+ * Offsets where the word `name` (an identifier) may be bound (see mayBind): plain uses are skipped
+ * without asking the tree. indexOf finds the candidates several times faster than a `\bname\b` regex.
+ */
 function sitesIn(text: string, name: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(new RegExp(`\\b${name}\\b`, "g")))
-    if (mayBind(text, m.index, name)) out.push(m.index);
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    if (isWordChar(text[i - 1]) || isWordChar(text[i + name.length])) continue;
+    if (mayBind(text, i, name)) out.push(i);
+  }
   return out;
 }
 

@@ -54,6 +54,9 @@ const LOOP_TYPES: ReadonlySet<string> = new Set([
   "for_range_loop",
 ]);
 
+const FUNCTION: ReadonlySet<string> = new Set(["function_definition"]);
+const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
+
 /** Nodes that can hold function definitions at or near file level. */
 const CONTAINERS: ReadonlySet<string> = new Set([
   "template_declaration",
@@ -112,6 +115,18 @@ export class FileIndex {
     return this.root.descendantForIndex(start, end) ?? this.root;
   }
 
+  /**
+   * The node of one of `types` that the keyword token at [start, end) belongs to (`__global__` →
+   * function_definition, `<<<` → kernel_call_syntax, `for` → for_statement), found in one call: the
+   * smallest named node around the token. Asking for the token and then its parent costs two, and
+   * Node.parent walks down from the root. Undefined where that node is of another type (the callers then
+   * ask the old way: the token may be a comment, or a named node of its own).
+   */
+  ownerOf(start: number, end: number, types: ReadonlySet<string>): Node | undefined {
+    const n = this.root.namedDescendantForIndex(start, end);
+    return n && types.has(n.type) ? n : undefined;
+  }
+
   /** Every match of a global regex in [from, to), within the run's window. */
   scan(re: RegExp, from = 0, to = this.text.length): Generator<RegExpExecArray> {
     return this.scanAll(re, Math.max(from, this.window.start), Math.min(to, this.window.end));
@@ -147,8 +162,8 @@ export class FileIndex {
     if (this.deviceFns) return this.deviceFns;
     const byId = new Map<number, FunctionInfo>();
     for (const m of this.scan(/\b(__global__|__device__)\b/g)) {
-      const tok = this.nodeAt(m.index, m.index + m[0].length);
-      const fn = tok.parent;
+      const end = m.index + m[0].length;
+      const fn = this.ownerOf(m.index, end, FUNCTION) ?? this.nodeAt(m.index, end).parent;
       if (!fn || fn.type !== "function_definition") continue;
       const known = byId.get(fn.id);
       if (known) {
@@ -204,10 +219,23 @@ export class FileIndex {
     return k && k.startIndex <= offset ? k : undefined;
   }
 
+  /**
+   * Preprocessor lines of the whole file, in one pass shared by the rules: a `#` with only spaces and
+   * tabs before it on its line, and the word after it (`if`, `include`...).
+   */
+  directives(): readonly Directive[] {
+    return this.shared("directives", () => findDirectives(this.text));
+  }
+
   /** Loop statements in [from, to), from their keywords, in document order. */
   loops(from: number, to: number): Node[] {
     const out: Node[] = [];
     for (const m of this.scan(/\b(for|while|do)\b/g, from, to)) {
+      const owner = this.ownerOf(m.index, m.index + m[0].length, LOOP_TYPES);
+      if (owner?.startIndex === m.index) {
+        out.push(owner); // its first token, at the match, is the keyword
+        continue;
+      }
       const kw = this.nodeAt(m.index, m.index + m[0].length);
       const loop = kw.parent;
       if (loop && kw.type === m[0] && LOOP_TYPES.has(loop.type) && loop.startIndex === m.index)
@@ -239,6 +267,44 @@ export class FileIndex {
   }
 }
 
+/** A preprocessor line: where it starts, where its `#` is and the directive's word (empty if none). */
+export interface Directive {
+  lineStart: number;
+  hash: number;
+  word: string;
+  /** The end of the word. */
+  end: number;
+}
+
+/** Line terminators as JavaScript's multiline `^` sees them. */
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+function findDirectives(text: string): Directive[] {
+  const out: Directive[] = [];
+  for (let hash = text.indexOf("#"); hash >= 0; hash = text.indexOf("#", hash + 1)) {
+    let lineStart = hash;
+    while (lineStart > 0 && (text[lineStart - 1] === " " || text[lineStart - 1] === "\t")) lineStart--;
+    if (lineStart > 0 && !LINE_END.test(text[lineStart - 1]!)) continue;
+    let start = hash + 1;
+    while (text[start] === " " || text[start] === "\t") start++;
+    let end = start;
+    while (end < text.length && /\w/.test(text[end]!)) end++;
+    out.push({ lineStart, hash, word: text.slice(start, end), end });
+  }
+  return out;
+}
+
+const QUALIFIER: ReadonlySet<string> = new Set(["type_qualifier"]);
+
+/** The type qualifier a `__shared__` token at [start, end) is (or is in), if any. */
+export function sharedQualifier(idx: FileIndex, start: number, end: number): Node | undefined {
+  const q = idx.ownerOf(start, end, QUALIFIER);
+  if (q) return q;
+  const tok = idx.nodeAt(start, end);
+  if (tok.type === "type_qualifier") return tok;
+  return tok.parent?.type === "type_qualifier" ? tok.parent : undefined;
+}
+
 /** The nearest enclosing function definition, by walking up (each step ~1.5 µs: use for few nodes). */
 export function enclosingFunctionOf(node: Node): Node | undefined {
   for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
@@ -253,8 +319,11 @@ export function kernelLaunches(idx: FileIndex): { call: Node; config: Node[] }[]
 function findLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
   const out: { call: Node; config: Node[] }[] = [];
   for (const m of idx.scan(/<<</g)) {
-    const tok = idx.nodeAt(m.index, m.index + 3);
-    const k = tok.type === "kernel_call_syntax" ? tok : tok.parent;
+    let k = idx.ownerOf(m.index, m.index + 3, KERNEL_CALL);
+    if (!k) {
+      const tok = idx.nodeAt(m.index, m.index + 3);
+      k = tok.type === "kernel_call_syntax" ? tok : (tok.parent ?? undefined);
+    }
     if (k?.type !== "kernel_call_syntax" || k.parent?.type !== "call_expression") continue;
     out.push({
       call: k.parent,
