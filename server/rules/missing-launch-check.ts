@@ -7,18 +7,11 @@ import { insertAfter } from "./util/nodes";
 
 const BUILTIN_CHECKS = ["cudaGetLastError", "cudaPeekAtLastError", "C10_CUDA_KERNEL_LAUNCH_CHECK"];
 
-const TORCH_INCLUDE = /#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
+const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
 
 /** A PyTorch extension: only there is the check macro known to exist (the fix inserts it). */
 export function usesTorch(idx: FileIndex): boolean {
-  return idx.shared("usesTorch", () => {
-    const t = idx.text;
-    if (t.includes("C10_CUDA_KERNEL_LAUNCH_CHECK")) return true;
-    // The include test only where one of its paths is in the text at all (a regex over all of it costs).
-    return (
-      (t.includes("c10/cuda/") || t.includes("ATen/cuda/") || t.includes("torch/")) && TORCH_INCLUDE.test(t)
-    );
-  });
+  return idx.shared("usesTorch", () => USES_TORCH.test(idx.text));
 }
 
 /** Inserts after the statement, or after its line when only a trailing comment follows it there. */

@@ -103,9 +103,8 @@ function branchActive(branch: Node, arch: number): Tri {
 export function archOffRanges(idx: FileIndex, lowArchs: readonly number[]): [number, number][] {
   const out: [number, number][] = [];
   if (lowArchs.length === 0) return out;
-  const { start, end } = idx.window;
-  for (const d of idx.directives()) {
-    if (!ARM_WORDS.has(d.word) || d.lineStart < start || d.lineStart >= end) continue;
+  for (const d of idx.windowDirectives()) {
+    if (!ARM_WORDS.has(d.word)) continue;
     const arm = idx.ownerOf(d.hash, d.end, ARMS) ?? armOf(idx.nodeAt(d.hash, d.end));
     if (!arm || !ARMS.has(arm.type)) continue;
     if (!lowArchs.every((sm) => branchActive(arm, sm * 10) === false)) continue;

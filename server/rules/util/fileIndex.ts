@@ -224,7 +224,14 @@ export class FileIndex {
    * tabs before it on its line, and the word after it (`if`, `include`...).
    */
   directives(): readonly Directive[] {
-    return this.shared("directives", () => findDirectives(this.text));
+    return this.shared("directives", () => findDirectives(this.text, 0, this.text.length));
+  }
+
+  /** The preprocessor lines starting in the run's window (read there only, unless the whole file's are known). */
+  windowDirectives(): readonly Directive[] {
+    const { start, end } = this.window;
+    if (start === 0 && end === this.text.length) return this.directives();
+    return this.shared("windowDirectives", () => findDirectives(this.text, start, end));
   }
 
   /** Loop statements in [from, to), from their keywords, in document order. */
@@ -276,19 +283,28 @@ export interface Directive {
   end: number;
 }
 
-/** Line terminators as JavaScript's multiline `^` sees them. */
-const LINE_END = /[\n\r\u2028\u2029]/;
+/** Character codes of the line terminators JavaScript's multiline `^` sees, and of the space and tab. */
+const LINE_END_CODES: ReadonlySet<number> = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
+const SPACE = 0x20;
+const TAB = 0x09;
 
-function findDirectives(text: string): Directive[] {
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/** The preprocessor lines whose line starts in [from, to) (character codes: this runs on every edit). */
+function findDirectives(text: string, from: number, to: number): Directive[] {
   const out: Directive[] = [];
-  for (let hash = text.indexOf("#"); hash >= 0; hash = text.indexOf("#", hash + 1)) {
+  for (let hash = text.indexOf("#", from); hash >= 0; hash = text.indexOf("#", hash + 1)) {
     let lineStart = hash;
-    while (lineStart > 0 && (text[lineStart - 1] === " " || text[lineStart - 1] === "\t")) lineStart--;
-    if (lineStart > 0 && !LINE_END.test(text[lineStart - 1]!)) continue;
+    for (let c = text.charCodeAt(lineStart - 1); c === SPACE || c === TAB; c = text.charCodeAt(lineStart - 1))
+      lineStart--;
+    if (lineStart >= to) break;
+    if (lineStart < from || (lineStart > 0 && !LINE_END_CODES.has(text.charCodeAt(lineStart - 1)))) continue;
     let start = hash + 1;
-    while (text[start] === " " || text[start] === "\t") start++;
+    for (let c = text.charCodeAt(start); c === SPACE || c === TAB; c = text.charCodeAt(start)) start++;
     let end = start;
-    while (end < text.length && /\w/.test(text[end]!)) end++;
+    while (isWordCode(text.charCodeAt(end))) end++;
     out.push({ lineStart, hash, word: text.slice(start, end), end });
   }
   return out;
