@@ -1,4 +1,4 @@
-// Hover docs: fP16 (cuda_fp16.h) and BF16 (cuda_bf16.h) types and intrinsics.
+// Hover docs: FP16 (cuda_fp16.h) and BF16 (cuda_bf16.h) types and intrinsics.
 import type { CudaDoc } from "./cudaDoc";
 
 export const HALF_DOCS: Readonly<Record<string, CudaDoc>> = {

@@ -1,4 +1,4 @@
-// Hover docs: cUDA C++ itself: the built-in variables and the qualifiers.
+// Hover docs: CUDA C++ itself: the built-in variables and the qualifiers.
 import type { CudaDoc } from "./cudaDoc";
 
 export const LANGUAGE_DOCS: Readonly<Record<string, CudaDoc>> = {
