@@ -11,6 +11,7 @@ const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|
 
 /** A PyTorch extension: only there is the check macro known to exist (the fix inserts it). */
 export function usesTorch(idx: FileIndex): boolean {
+  idx.reads("context:torch");
   return idx.shared("usesTorch", () => USES_TORCH.test(idx.text));
 }
 
@@ -47,7 +48,7 @@ function checkedAfter(idx: FileIndex, call: Node, re: RegExp): boolean {
     if (!idx.text.slice(call.endIndex, first).includes("}")) return true;
   }
   const fn = enclosingFunctionOf(call);
-  if (!fn) idx.facts.fileWide = true;
+  if (!fn) idx.readsWholeFile();
   return firstCheck(idx, re, call.endIndex, fn?.endIndex ?? idx.text.length) !== undefined;
 }
 

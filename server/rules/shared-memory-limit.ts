@@ -24,6 +24,12 @@ const OPT_IN_LIMIT: Readonly<Record<number, number>> = {
   120: 99 * 1024,
 };
 
+/** Whether the file sets the opt-in attribute anywhere. */
+export function optedIn(idx: FileIndex): boolean {
+  idx.reads("context:optIn");
+  return idx.text.includes(OPT_IN_ATTRIBUTE);
+}
+
 function limitFor(sm: number): number {
   if (OPT_IN_LIMIT[sm] !== undefined) return OPT_IN_LIMIT[sm];
   // Unknown minor versions: take the closest lower known architecture.
@@ -92,7 +98,7 @@ export const sharedMemoryLimit: Rule = {
     }
 
     // Dynamic: the third launch argument, and the opt-in attribute's value.
-    const optsIn = ctx.text.includes(OPT_IN_ATTRIBUTE);
+    const optsIn = optedIn(idx);
     const requests: { node: Node; bytes: number; launch: boolean }[] = [];
     for (const { config } of kernelLaunches(idx)) {
       const bytes = config[2] ? consts.value(config[2]) : undefined;

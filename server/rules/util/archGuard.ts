@@ -130,6 +130,7 @@ export function inRanges(offset: number, ranges: readonly [number, number][]): b
 
 /** Does the file guard anything on __CUDA_ARCH__ >= 800 at all (for the `cuda_bf16.h` include check)? */
 export function hasBf16Guard(idx: FileIndex): boolean {
+  idx.reads("context:guard");
   return idx.shared("hasBf16Guard", () => findBf16Guard(idx));
 }
 

@@ -8,6 +8,9 @@
 // is kept in `facts`, so the next windowed run can tell whether findings outside its window still hold.
 import type { Node, Tree } from "web-tree-sitter";
 import type { LintContext } from "../rule";
+import type { BindingSite } from "./constSites";
+import { DependencyRecorder, type Dependency } from "./dependencies";
+import type { HalfToken } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
 
 export interface FunctionInfo {
@@ -34,8 +37,12 @@ export interface PlacedHalfEntry {
 export interface FileFacts {
   /** Names whose constant bindings a rule looked up (their definitions may lie anywhere in the file). */
   constantNames: Set<string>;
+  /** Per name looked up in this run, every place that may bind it and what binds it there. */
+  constantSites: Map<string, BindingSite[]>;
   /** The file-scope FP16/BF16 declarations (they type names in every function). */
   fileHalfEntries: PlacedHalfEntry[];
+  /** Every half type name and what reading it looked at (the relint checks those next to its window). */
+  halfTokens: HalfToken[];
   /** A finding depended on text beyond its own definition (a launch or index outside any function). */
   fileWide: boolean;
 }
@@ -43,6 +50,7 @@ export interface FileFacts {
 /** Given to a windowed run: what earlier runs found outside the window, in this text's offsets. */
 export interface Carried {
   fileHalfEntries: PlacedHalfEntry[];
+  halfTokens: HalfToken[];
 }
 
 const cache = new WeakMap<Tree, FileIndex>();
@@ -79,13 +87,32 @@ export class FileIndex {
   /** Per-file values shared by the rules of one run (launches, constants, half declarations). */
   private readonly memo = new Map<string, unknown>();
 
+  /** Which whole-file facts each rule of the run read (see dependencies.ts). */
+  readonly deps = new DependencyRecorder();
+
   shared<T>(key: string, make: () => T): T {
-    if (!this.memo.has(key)) this.memo.set(key, make());
-    return this.memo.get(key) as T;
+    return this.deps.shared(key, this.memo, make);
+  }
+
+  /** The running rule's findings depend on `fact` (a whole-file fact: see dependencies.ts). */
+  reads(fact: Dependency): void {
+    this.deps.reads(fact);
+  }
+
+  /** A finding depended on text beyond its own definition (a launch or index outside any function). */
+  readsWholeFile(): void {
+    this.facts.fileWide = true;
+    this.reads("fileWide");
   }
 
   readonly window: LintWindow;
-  readonly facts: FileFacts = { constantNames: new Set(), fileHalfEntries: [], fileWide: false };
+  readonly facts: FileFacts = {
+    constantNames: new Set(),
+    constantSites: new Map(),
+    fileHalfEntries: [],
+    halfTokens: [],
+    fileWide: false,
+  };
 
   private constructor(
     readonly tree: Tree,

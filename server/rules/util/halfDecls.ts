@@ -23,6 +23,8 @@ export interface HalfDecls {
 }
 
 export function halfDecls(idx: FileIndex): HalfDecls {
+  // The file-scope declarations type names in every function: a whole-file fact.
+  idx.reads("halfDecls");
   return idx.shared("halfDecls", () => findHalfDecls(idx));
 }
 
@@ -30,7 +32,11 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
   const fileEntries: PlacedHalfEntry[] = [];
   const perFn = new Map<number, { fn: Node; decls: HalfEntry[] }>();
   const inits: HalfDecls["initializers"] = [];
-  for (const h of readHalfTypes(idx.text, idx.window.start, idx.window.end)) {
+  const tokens = readHalfTypes(idx.text, idx.window.start, idx.window.end);
+  // A windowed run read only its window: the names elsewhere come from earlier runs.
+  idx.facts.halfTokens = [...(idx.carried?.halfTokens ?? []), ...tokens].sort((a, b) => a.at - b.at);
+  for (const { read: h } of tokens) {
+    if (!h) continue;
     const fn = idx.functionAt(h.at);
     for (const entry of h.entries) {
       if (!fn) {

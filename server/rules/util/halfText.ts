@@ -13,6 +13,22 @@ export interface HalfRead {
   inits: { name: string; start: number; end: number }[];
 }
 
+/**
+ * A half type name in the text and what reading it looked at: a relint (server/lint/incremental.ts)
+ * reads names next to its window again, or runs the half rules again, when the window may change them.
+ */
+export interface HalfToken {
+  at: number;
+  /** How far after the name the reading may have looked (exclusive). */
+  reach: number;
+  /** Where the declarators read after the name end (exclusive), when it starts a declaration. */
+  declEnd?: number;
+  read?: HalfRead;
+}
+
+/** How far before a half type name its reading may look (qualifiers, `auto x = reinterpret_cast<`). */
+export const HALF_LOOK_BACK = 120;
+
 /** `auto* x = reinterpret_cast<const` just before a type name: the cast names the declared type (group 1: x). */
 const AUTO_CAST_DECL =
   /\bauto\b[\s*&]*(?:(?:const|__restrict__|volatile)\b[\s*&]*)*([A-Za-z_]\w*)\s*=\s*(?:reinterpret_cast|static_cast)\s*<\s*(?:(?:const|volatile)\s+)*$/;
@@ -66,7 +82,7 @@ function readDeclaration(
   kind: HalfKind,
   start: number,
   end: number,
-): Omit<HalfRead, "at" | "kind"> | undefined {
+): { decl?: Omit<HalfRead, "at" | "kind">; reach: number; declEnd?: number } {
   const prefix = text.slice(Math.max(0, start - 80), start);
   const quals = trailingQualifiers(prefix);
   const rawBefore = prefix.slice(0, prefix.length - quals.length);
@@ -76,11 +92,11 @@ function readDeclaration(
   // A statement starts after `;`, `{`, `}`, a label or template header, or at the start of a line (a type
   // cannot continue an expression on a new line; `__half(x)` casts were excluded by the caller).
   const isDecl = !isParam && (prev === undefined || ";{}:>".includes(prev) || atLineStart(rawBefore));
-  if (!isParam && !isDecl) return undefined;
+  if (!isParam && !isDecl) return { reach: end };
   // `__half f(...)` and `__half f<T>(...)` are functions returning __half, not variables (checked before
   // looking for the end of the statement, which for a definition lies past its body).
   if (!isParam && /^\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/.test(text.slice(end, end + 200)))
-    return undefined;
+    return { reach: end + 200 };
   // The declarators run to the end of the parameter (`,` or `)` at depth 0) or of the statement (`;`).
   let depth = 0;
   let i = end;
@@ -116,32 +132,36 @@ function readDeclaration(
       re.lastIndex = j;
     }
   }
-  return { entries, inits };
+  return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
 }
 
 /** Every half type name in [from, to) of `text` and what it declares, in document order. */
-export function readHalfTypes(text: string, from: number, to: number): HalfRead[] {
-  const reads: HalfRead[] = [];
+export function readHalfTypes(text: string, from: number, to: number): HalfToken[] {
+  const tokens: HalfToken[] = [];
   const re = new RegExp(HALF_TYPE.source, "g");
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
     const end = m.index + m[0].length;
+    const token: HalfToken = { at: m.index, reach: end + 40 };
+    tokens.push(token);
     // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
     if (!/^\s*([*&A-Za-z_])/.test(text.slice(end, end + 40))) continue;
     const kind = halfKindOfType(m[0])!;
-    const decl = readDeclaration(text, kind, m.index, end);
+    const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);
+    token.reach = Math.max(token.reach, reach);
     if (decl) {
-      reads.push({ at: m.index, kind, ...decl });
+      token.declEnd = declEnd;
+      token.read = { at: m.index, kind, ...decl };
       continue;
     }
     // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
-    const autoDecl = AUTO_CAST_DECL.exec(text.slice(Math.max(0, m.index - 120), m.index));
+    const autoDecl = AUTO_CAST_DECL.exec(text.slice(Math.max(0, m.index - HALF_LOOK_BACK), m.index));
     const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(text.slice(end, end + 40)) : null;
     if (autoDecl && stars) {
       const indirection = (stars[1]!.match(/\*/g) ?? []).length;
       const entry = { name: autoDecl[1]!, type: { kind, indirection, shared: false, array: false } };
-      reads.push({ at: m.index, kind, entries: [entry], inits: [] });
+      token.read = { at: m.index, kind, entries: [entry], inits: [] };
     }
   }
-  return reads;
+  return tokens;
 }
