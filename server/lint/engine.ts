@@ -40,7 +40,7 @@ export interface RuleRun extends LintResult {
   /** Whole-file facts findings anywhere depend on (see rules/util/fileContext.ts). */
   contextKey: string;
   /** Per rule id, the whole-file facts its findings depend on (see rules/util/dependencies.ts). */
-  deps: Map<string, ReadonlySet<Dependency>>;
+  deps: Map<string, readonly Dependency[]>;
   /** In a relint: the rules run over the whole file again because a fact they read changed. */
   wholeFileRules?: string[];
 }
@@ -95,7 +95,7 @@ export function applySuppressions(findings: readonly Finding[], text: string): F
 export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: RunScope): RuleRun {
   if (opts.targets.length === 0) throw new Error("lintTree: no target architectures given");
   const idx = FileIndex.begin(tree, text, scope?.window, scope?.carried);
-  const deps = new Map<string, ReadonlySet<Dependency>>();
+  const deps = new Map<string, readonly Dependency[]>();
   const targets = [...new Set(opts.targets)].sort((a, b) => a - b);
   const options: RuleOptions = { launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [] };
   const findings: Finding[] = [];
@@ -119,10 +119,7 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
     };
     const started = performance.now();
     try {
-      deps.set(
-        rule.id,
-        idx.deps.record(() => rule.check(ctx)),
-      );
+      deps.set(rule.id, [...idx.deps.record(() => rule.check(ctx))]);
       findings.push(...own);
     } catch (err) {
       // The stack says where a rule broke; the message alone rarely does.

@@ -14,7 +14,7 @@ import type { Dependency } from "../rules/util/dependencies";
 import { changedContext, fileContextKey } from "../rules/util/fileContext";
 import { FileIndex, type LintWindow, type PlacedHalfEntry } from "../rules/util/fileIndex";
 import type { BindingSite } from "../rules/util/constSites";
-import { HALF_LOOK_BACK, readHalfTypes, type HalfToken } from "../rules/util/halfText";
+import { HALF_LOOK_BACK, halfName, halfNameKey, readHalfTypes, type HalfName } from "../rules/util/halfText";
 import { runRules, type LintOptions, type RuleRun } from "./engine";
 import type { TextChange } from "./parser";
 import { editedConstants, sitesAfterEdit } from "./constantEdits";
@@ -120,22 +120,15 @@ function staleFacts(prev: LintState, run: RuleRun, e: Edit, text: string): Set<D
   const inWindow = (p: PlacedHalfEntry, end: number): boolean => p.offset >= e.window.start && p.offset < end;
   const oldIn = prev.run.facts.fileHalfEntries.filter((p) => inWindow(p, e.oldEnd));
   const newIn = run.facts.fileHalfEntries.filter((p) => inWindow(p, e.window.end));
-  if (entriesKey(oldIn) !== entriesKey(newIn) || halfNamesNextTo(prev.run.facts.halfTokens, e, text))
+  if (entriesKey(oldIn) !== entriesKey(newIn) || halfNamesNextTo(prev.run.facts.halfNames, e, text))
     stale.add("halfDecls");
   return stale;
 }
 
-/** A half type name moved by `by` characters, with everything it read. */
-function movedToken(t: HalfToken, by: number): HalfToken {
-  const read = t.read && {
-    ...t.read,
-    at: t.read.at + by,
-    inits: t.read.inits.map((i) => ({ name: i.name, start: i.start + by, end: i.end + by })),
-  };
-  return { at: t.at + by, reach: t.reach + by, declEnd: t.declEnd && t.declEnd + by, read };
+/** A half type name moved by `by` characters (what it declares is compared relative to it). */
+function movedName(t: HalfName, by: number): HalfName {
+  return { at: t.at + by, reach: t.reach + by, declEnd: t.declEnd && t.declEnd + by, read: t.read };
 }
-
-const readKey = (t: HalfToken | undefined): string => JSON.stringify(t?.read ?? null);
 
 /**
  * Did the edit change what a half type name outside the window declares? The window's own names were
@@ -143,9 +136,9 @@ const readKey = (t: HalfToken | undefined): string => JSON.stringify(t?.read ?? 
  * up to HALF_LOOK_BACK characters. Those are read again and compared; declarators running into the
  * window (broken code splitting a statement across top-level items) count as changed outright.
  */
-function halfNamesNextTo(tokens: readonly HalfToken[], e: Edit, text: string): boolean {
+function halfNamesNextTo(names: readonly HalfName[], e: Edit, text: string): boolean {
   const delta = e.window.end - e.oldEnd;
-  for (const t of tokens) {
+  for (const t of names) {
     let now: number;
     if (t.at < e.window.start) {
       if (t.declEnd !== undefined && t.declEnd > e.window.start) return true;
@@ -154,8 +147,7 @@ function halfNamesNextTo(tokens: readonly HalfToken[], e: Edit, text: string): b
     } else if (t.at >= e.oldEnd && t.at < e.oldEnd + HALF_LOOK_BACK + 1) now = t.at + delta;
     else continue;
     const again = readHalfTypes(text, now, now + 1)[0];
-    const before = now === t.at ? t : movedToken(t, delta);
-    if (again?.at !== now || readKey(again) !== readKey(before)) return true;
+    if (again?.at !== now || halfNameKey(halfName(again)) !== halfNameKey(t)) return true;
   }
   return false;
 }
@@ -204,8 +196,8 @@ function merged(
   const again = new Set(whole?.deps.keys());
   const findings = [...carried, ...(whole?.findings ?? [])];
   for (const f of run.findings) if (!again.has(f.rule) && e.startsInWindow(f.span)) findings.push(f);
-  const deps = new Map<string, ReadonlySet<Dependency>>();
-  for (const [rule, d] of run.deps) deps.set(rule, new Set([...(prev.deps.get(rule) ?? []), ...d]));
+  const deps = new Map<string, readonly Dependency[]>();
+  for (const [rule, d] of run.deps) deps.set(rule, [...new Set([...(prev.deps.get(rule) ?? []), ...d])]);
   for (const [rule, d] of whole?.deps ?? []) deps.set(rule, d);
   const timings = new Map([...run.timings, ...(whole?.timings ?? [])]);
   const constantNames = new Set([
@@ -214,7 +206,7 @@ function merged(
     ...(whole?.facts.constantNames ?? []),
   ]);
   // Half declarations read again over the whole file are complete (the window's may miss a changed name).
-  const wholeReadHalves = [...(whole?.deps.values() ?? [])].some((d) => d.has("halfDecls"));
+  const wholeReadHalves = [...(whole?.deps.values() ?? [])].some((d) => d.includes("halfDecls"));
   const halves = whole && wholeReadHalves ? whole.facts : run.facts;
   // Places binding a constant: as read over the whole file by a run, or carried with the window's now.
   const constantSites = new Map<string, BindingSite[]>();
@@ -228,7 +220,7 @@ function merged(
   const facts = {
     ...run.facts,
     fileHalfEntries: halves.fileHalfEntries,
-    halfTokens: halves.halfTokens,
+    halfNames: halves.halfNames,
     constantNames,
     constantSites,
     fileWide: whole?.facts.fileWide ?? false,
@@ -264,9 +256,9 @@ export function relint(
     fileHalfEntries: prev.run.facts.fileHalfEntries
       .filter((p) => outside(p.offset))
       .map((p) => (p.offset < window.start ? p : { offset: p.offset + delta, entry: p.entry })),
-    halfTokens: prev.run.facts.halfTokens
+    halfNames: prev.run.facts.halfNames
       .filter((t) => outside(t.at))
-      .map((t) => (t.at < window.start ? t : movedToken(t, delta))),
+      .map((t) => (t.at < window.start ? t : movedName(t, delta))),
   };
   const fresh = FileIndex.begin(tree, text);
   const contextKey = fileContextKey(fresh);

@@ -10,7 +10,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import type { LintContext } from "../rule";
 import type { BindingSite } from "./constSites";
 import { DependencyRecorder, type Dependency } from "./dependencies";
-import type { HalfToken } from "./halfText";
+import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
 
 export interface FunctionInfo {
@@ -42,7 +42,7 @@ export interface FileFacts {
   /** The file-scope FP16/BF16 declarations (they type names in every function). */
   fileHalfEntries: PlacedHalfEntry[];
   /** Every half type name and what reading it looked at (the relint checks those next to its window). */
-  halfTokens: HalfToken[];
+  halfNames: HalfName[];
   /** A finding depended on text beyond its own definition (a launch or index outside any function). */
   fileWide: boolean;
 }
@@ -50,7 +50,7 @@ export interface FileFacts {
 /** Given to a windowed run: what earlier runs found outside the window, in this text's offsets. */
 export interface Carried {
   fileHalfEntries: PlacedHalfEntry[];
-  halfTokens: HalfToken[];
+  halfNames: HalfName[];
 }
 
 const cache = new WeakMap<Tree, FileIndex>();
@@ -110,7 +110,7 @@ export class FileIndex {
     constantNames: new Set(),
     constantSites: new Map(),
     fileHalfEntries: [],
-    halfTokens: [],
+    halfNames: [],
     fileWide: false,
   };
 

@@ -2,7 +2,7 @@
 // HalfScope per function that declares any, over a file scope.
 import type { Node } from "web-tree-sitter";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { readHalfTypes } from "./halfText";
+import { halfName, readHalfTypes } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 
 export interface FunctionHalfScope {
@@ -34,7 +34,9 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
   const inits: HalfDecls["initializers"] = [];
   const tokens = readHalfTypes(idx.text, idx.window.start, idx.window.end);
   // A windowed run read only its window: the names elsewhere come from earlier runs.
-  idx.facts.halfTokens = [...(idx.carried?.halfTokens ?? []), ...tokens].sort((a, b) => a.at - b.at);
+  idx.facts.halfNames = [...(idx.carried?.halfNames ?? []), ...tokens.map(halfName)].sort(
+    (a, b) => a.at - b.at,
+  );
   for (const { read: h } of tokens) {
     if (!h) continue;
     const fn = idx.functionAt(h.at);

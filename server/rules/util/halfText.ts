@@ -26,6 +26,27 @@ export interface HalfToken {
   read?: HalfRead;
 }
 
+/** What a relint keeps of a half type name: where, how far its reading looked, and what it declared. */
+export interface HalfName {
+  at: number;
+  reach: number;
+  declEnd?: number;
+  /** What it declares (offsets as first read: `halfNameKey` makes them relative). */
+  read?: HalfRead;
+}
+
+export function halfName(t: HalfToken): HalfName {
+  return { at: t.at, reach: t.reach, declEnd: t.declEnd, read: t.read };
+}
+
+/** What a name declares, with offsets relative to it: equal keys, equal declarations. */
+export function halfNameKey(t: HalfName): string {
+  const r = t.read;
+  return r
+    ? JSON.stringify([r.kind, r.entries, r.inits.map((i) => [i.name, i.start - r.at, i.end - r.at])])
+    : "";
+}
+
 /** How far before a half type name its reading may look (qualifiers, `auto x = reinterpret_cast<`). */
 export const HALF_LOOK_BACK = 120;
 
