@@ -6,6 +6,7 @@ import { configFor } from "./config";
 import { CLI_LIMITS, LintDocument } from "./lintDocument";
 import { cudaParser } from "./parser";
 import { resolveTargets, type ResolvedTargets } from "./targets";
+import { errorMessage } from "../util/errorMessage";
 
 export interface FileReport {
   /** Absolute path. */
@@ -75,7 +76,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       // Editors drop a UTF-8 BOM from the text; so must we, or line 1's columns shift by one.
       text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
     } catch (err) {
-      report.skipped = `cannot read: ${err instanceof Error ? err.message : String(err)}`;
+      report.skipped = `cannot read: ${errorMessage(err)}`;
       continue;
     }
     const doc = new LintDocument(parser, text, CLI_LIMITS);

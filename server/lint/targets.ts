@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { TargetSource } from "../protocol";
 import { parseArch } from "./arch";
+import { errorMessage } from "../util/errorMessage";
 
 export interface ResolvedTargets {
   /** SM numbers, ascending, never empty. */
@@ -80,7 +81,7 @@ function tryRead(file: string, read: Reader, notes: string[]): number[] | undefi
   try {
     return read(file, readFileSync(file, "utf8"), notes);
   } catch (err) {
-    notes.push(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+    notes.push(`${file}: ${errorMessage(err)}`);
     return undefined;
   }
 }

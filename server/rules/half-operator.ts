@@ -287,10 +287,9 @@ export const halfOperator: Rule = {
   summary:
     "Arithmetic/comparison operators on __half/__nv_bfloat16 values break under -D__CUDA_NO_HALF_OPERATORS__.",
   check(ctx) {
-    const idx = FileIndex.of(ctx);
-    const decls = halfDecls(idx);
+    const decls = halfDecls(FileIndex.of(ctx));
     const report: Report = (f) => ctx.report(f);
-    for (const e of candidateOperators(idx, decls)) {
+    for (const e of candidateOperators(FileIndex.of(ctx), decls)) {
       const scope = decls.scopeAt(e.startIndex);
       if (e.type === "binary_expression") checkBinary(report, e, scope);
       else if (e.type === "assignment_expression") checkCompound(report, e, scope);

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage } from "../../server/util/errorMessage";
 import { REPO, startLsp } from "../integration/lspClient";
-import { engineFigures, ms, pct, pointAt } from "./lintEngine";
+import { pointAt } from "../unit/lint/editing";
+import { engineFigures, ms, pct } from "./lintEngine";
 
 /** A kernel's name after `__global__ void` (and `__launch_bounds__(…)`, which is not the name). */
 const KERNEL_NAME = /(__global__ void\s+(?:__launch_bounds__\([^)]*\)\s*)?)(\w+)/g;

@@ -3,13 +3,14 @@
 import type { Tree } from "web-tree-sitter";
 import { lintTree, type LintOptions } from "../../server/lint/engine";
 import { LintDocument } from "../../server/lint/lintDocument";
-import { cudaParser, type CudaParser, type TextChange } from "../../server/lint/parser";
+import { cudaParser, type CudaParser } from "../../server/lint/parser";
 import { rules } from "../../server/rules/index";
 import type { Rule } from "../../server/rules/rule";
 import { knownBlockSizes } from "../../server/rules/util/blockSize";
 import { fileContextKey } from "../../server/rules/util/fileContext";
 import { FileIndex, kernelLaunches } from "../../server/rules/util/fileIndex";
 import { halfDecls } from "../../server/rules/util/halfDecls";
+import { change } from "../unit/lint/editing";
 
 export const OPTS: LintOptions = { fileName: "bench.cu", targets: [75, 90], rules };
 
@@ -36,21 +37,6 @@ const both = (wall: number[], cpu: number[], p: number): string =>
 /** The fastest run: what the pass costs when nothing else wants the core (this machine is shared). */
 const best = (wall: number[], cpu: number[]): string =>
   `${ms(Math.min(...wall))} wall / ${ms(Math.min(...cpu))} cpu`;
-
-export function pointAt(text: string, offset: number): { row: number; column: number } {
-  const before = text.slice(0, offset);
-  return { row: before.split("\n").length - 1, column: offset - before.lastIndexOf("\n") - 1 };
-}
-
-function replaceChange(text: string, start: number, end: number, newText: string): TextChange {
-  return {
-    startOffset: start,
-    oldEndOffset: end,
-    start: pointAt(text, start),
-    oldEnd: pointAt(text, end),
-    newText,
-  };
-}
 
 /** Full lints: from scratch (parse + rules), and the rules alone over a parsed tree (nothing reused). */
 function wholeFileFigures(parser: CudaParser, text: string): void {
@@ -165,8 +151,8 @@ function wholeFileChangeFigures(parser: CudaParser, text: string): void {
       const removed = forward ? edit.remove : edit.insert.length;
       const inserted = forward ? edit.insert : text.slice(edit.at, edit.at + edit.remove);
       const next = current.slice(0, edit.at) + inserted + current.slice(edit.at + removed);
-      const change = replaceChange(current, edit.at, edit.at + removed, inserted);
-      doc.update(next, [change]);
+      const made = change(current, edit.at, edit.at + removed, inserted);
+      doc.update(next, [made]);
       current = next;
       doc.syntaxTree(); // the reparse is timed with typing; here the lint
       const r = timed(() => doc.lint(OPTS));
@@ -215,14 +201,12 @@ function editFigures(parser: CudaParser, text: string, kind: "typing" | "breakin
         : text.slice(0, at) + " " + text.slice(at);
     const removing = first === removeFirst;
     const inserted = removeFirst ? text[at]! : " ";
-    const change = removing
-      ? replaceChange(current, at, at + 1, "")
-      : replaceChange(current, at, at, inserted);
+    const edit = removing ? change(current, at, at + 1, "") : change(current, at, at, inserted);
     const next = removing
       ? current.slice(0, at) + current.slice(at + 1)
       : current.slice(0, at) + inserted + current.slice(at);
     const e = timed(() => {
-      doc.update(next, [change]);
+      doc.update(next, [edit]);
       const r = timed(() => doc.syntaxTree());
       reparse.push(r.cpu);
       return doc.lint(OPTS);

@@ -1,7 +1,7 @@
 // Block sizes known at lint time: launch configurations and __launch_bounds__. Shared by the two
 // block-size rules so each reports its own finding.
 import type { Node } from "web-tree-sitter";
-import type { LintContext } from "../rule";
+import type { Fix, LintContext, Rule } from "../rule";
 import { Constants } from "./constEval";
 import { FileIndex, kernelLaunches } from "./fileIndex";
 import { namedChildren } from "./nodes";
@@ -47,4 +47,23 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
       });
   }
   return out;
+}
+
+/**
+ * A rule over the block sizes known at lint time: `judge` gives a size's finding (message and fixes),
+ * or nothing. The two block-size rules share the sizes and differ only in their judgement.
+ */
+export function blockSizeRule(
+  meta: Omit<Rule, "check">,
+  judge: (b: KnownBlockSize) => { message: string; fixes?: Fix[] } | undefined,
+): Rule {
+  return {
+    ...meta,
+    check(ctx) {
+      for (const b of knownBlockSizes(ctx)) {
+        const finding = judge(b);
+        if (finding) ctx.report({ node: b.node, ...finding });
+      }
+    },
+  };
 }

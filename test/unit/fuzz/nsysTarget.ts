@@ -1,8 +1,7 @@
 // Fuzz target for `nsys stats` CSV tables; provenance by the layout (report line, header, row).
 import { NsysCsvError, parseNsysStats } from "../../../server/profile/nsysCsv";
 import { firstRecord, read } from "./fixtureText";
-import { mutateLines } from "./mutate";
-import type { Facts, Target } from "./target";
+import { lineTarget, type Facts, type Target } from "./target";
 
 async function parseNsys(text: string): Promise<Facts> {
   await Promise.resolve();
@@ -49,13 +48,11 @@ export async function nsysTarget(file: string): Promise<Target> {
         provenance.set(`${table}|${name}|${k}`, new Set([processing, header.line, i]));
     }
   });
-  return {
+  return lineTarget({
     name: `nsys stats (${file})`,
     lines,
-    base: await parseNsys(text),
     provenance,
     parse: parseNsys,
     isClearError: (e) => e instanceof NsysCsvError,
-    mutate: (rng) => mutateLines(lines, rng),
-  };
+  });
 }

@@ -8,8 +8,7 @@ import { parseNvccOutput } from "../../../server/compiler/nvccDiagnostics";
 import { parsePtxasResources } from "../../../server/compiler/ptxasResources";
 import { NvidiaSmiError, parseNvidiaSmiXml } from "../../../server/profile/nvidiaSmi";
 import { read, REPO } from "./fixtureText";
-import { mutateLines } from "./mutate";
-import type { Facts, Target } from "./target";
+import { lineTarget, type Facts, type Target } from "./target";
 
 async function ablate(
   lines: string[],
@@ -51,7 +50,7 @@ async function ablatedTarget(
       byGroup.set(group(k), new Set([...(byGroup.get(group(k)) ?? []), ...ls]));
     for (const k of provenance.keys()) provenance.set(k, byGroup.get(group(k))!);
   }
-  return { name, lines, base, provenance, parse, isClearError, mutate: (rng) => mutateLines(lines, rng) };
+  return lineTarget({ name, lines, base, provenance, parse, isClearError });
 }
 
 async function parseSmi(text: string): Promise<Facts> {
@@ -127,13 +126,11 @@ export async function demangleTarget(): Promise<Target> {
       for (const m of read(join("test/fixtures/compiler", f)).matchAll(/_Z[0-9A-Za-z_]+/g)) syms.add(m[0]);
   const lines = [...syms].sort();
   const provenance = new Map(lines.map((l, i) => [`sym|${l}`, new Set([i])]));
-  return {
+  return lineTarget({
     name: "demangler (fixture symbols)",
     lines,
-    base: await parseSymbols(lines.join("\n")),
     provenance,
     parse: parseSymbols,
     isClearError: () => false,
-    mutate: (rng) => mutateLines(lines, rng),
-  };
+  });
 }

@@ -1,5 +1,5 @@
 // Editing a LintDocument the way an editor does, and the whole-file lint its findings must equal: shared
-// by the incremental-lint tests (incremental.test.ts, relintRules.test.ts).
+// by the lint tests (incremental, relint, parser, fuzz) and bench:lint.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,11 +18,18 @@ export const EXAMPLES = readdirSync(join(REPO, "examples"))
   .sort()
   .map((f) => readFileSync(join(REPO, "examples", f), "utf8"));
 
-function pointAt(text: string, offset: number): { row: number; column: number } {
-  const before = text.slice(0, offset);
-  return { row: before.split("\n").length - 1, column: offset - before.lastIndexOf("\n") - 1 };
+/** The row and UTF-16 column of `offset` in `text`. */
+export function pointAt(text: string, offset: number): { row: number; column: number } {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: offset - lineStart };
 }
 
+/** The change replacing [start, end) of `text` with `newText`, as an editor sends it. */
 export function change(text: string, start: number, end: number, newText: string): TextChange {
   return {
     startOffset: start,
@@ -30,6 +37,19 @@ export function change(text: string, start: number, end: number, newText: string
     start: pointAt(text, start),
     oldEnd: pointAt(text, end),
     newText,
+  };
+}
+
+/** The text after replacing [start, end) with `newText`, and the change that says so. */
+export function edited(
+  text: string,
+  start: number,
+  end: number,
+  newText: string,
+): { text: string; change: TextChange } {
+  return {
+    text: text.slice(0, start) + newText + text.slice(end),
+    change: change(text, start, end, newText),
   };
 }
 

@@ -13,14 +13,17 @@ describe("dependency recorder", () => {
     assert.deepEqual([...b], ["halfDecls"]);
   });
 
+  /** A shared value that reads `fact` while it is made (once: later calls reuse it). */
+  const sharedReading =
+    (deps: DependencyRecorder, memo: Map<string, unknown>, key: string, fact: string) => () =>
+      deps.shared(key, memo, () => {
+        deps.reads(fact);
+        return key.length;
+      });
+
   it("passes the facts a shared value read on to every rule that uses it, made or reused", () => {
     const deps = new DependencyRecorder();
-    const memo = new Map<string, unknown>();
-    const blockSizes = (): number =>
-      deps.shared("blockSizes", memo, () => {
-        deps.reads("const:kThreads");
-        return 256;
-      });
+    const blockSizes = sharedReading(deps, new Map(), "blockSizes", "const:kThreads");
     const first = deps.record(() => blockSizes());
     // The second rule only reads the shared value: the constant was read while the first one ran.
     const second = deps.record(() => blockSizes());
@@ -31,15 +34,10 @@ describe("dependency recorder", () => {
   it("passes facts up through shared values made inside other shared values", () => {
     const deps = new DependencyRecorder();
     const memo = new Map<string, unknown>();
-    const launches = (): number =>
-      deps.shared("launches", memo, () => {
-        deps.reads("fileWide");
-        return 1;
-      });
+    const launches = sharedReading(deps, memo, "launches", "fileWide");
     const sizes = (): number => deps.shared("sizes", memo, () => launches() + 1);
     deps.record(() => launches());
-    const rule = deps.record(() => sizes());
-    assert.deepEqual([...rule], ["fileWide"]);
+    assert.deepEqual([...deps.record(() => sizes())], ["fileWide"]);
   });
 
   it("records nothing outside a rule (the engine's own reads of the context)", () => {
