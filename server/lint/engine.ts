@@ -2,7 +2,7 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
 import type { Dependency } from "../rules/util/dependencies";
-import { fileContextKey } from "../rules/util/fileContext";
+import { CONTEXT_VALUES, fileContextKey } from "../rules/util/fileContext";
 import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../rules/util/fileIndex";
 import { spanOf } from "../rules/util/nodes";
 import { errorMessage } from "../util/errorMessage";
@@ -51,9 +51,10 @@ export interface WindowScope {
   carried: Carried;
 }
 
-/** How far a run goes: the whole file unless a window is given; the context key when already known. */
+/** How far a run goes: the whole file unless a window is given. */
 export interface RunScope extends Partial<WindowScope> {
-  contextKey?: string;
+  /** An index over the same tree and text whose whole-file context values the run can take over. */
+  contextFrom?: FileIndex;
 }
 
 const ZERO: Span = { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 };
@@ -95,6 +96,7 @@ export function applySuppressions(findings: readonly Finding[], text: string): F
 export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: RunScope): RuleRun {
   if (opts.targets.length === 0) throw new Error("lintTree: no target architectures given");
   const idx = FileIndex.begin(tree, text, scope?.window, scope?.carried);
+  if (scope?.contextFrom) idx.takeOver(scope.contextFrom, CONTEXT_VALUES);
   const deps = new Map<string, readonly Dependency[]>();
   const targets = [...new Set(opts.targets)].sort((a, b) => a - b);
   const options: RuleOptions = { launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [] };
@@ -130,6 +132,5 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
     }
     timings.set(rule.id, performance.now() - started);
   }
-  const contextKey = scope?.contextKey ?? fileContextKey(idx);
-  return { findings, failures, timings, facts: idx.facts, contextKey, deps };
+  return { findings, failures, timings, facts: idx.facts, contextKey: fileContextKey(idx), deps };
 }

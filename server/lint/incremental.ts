@@ -262,7 +262,7 @@ export function relint(
   };
   const fresh = FileIndex.begin(tree, text);
   const contextKey = fileContextKey(fresh);
-  const run = runRules(tree, text, opts, { window, carried, contextKey });
+  const run = runRules(tree, text, opts, { window, carried, contextFrom: fresh });
   if (run.failures.length > 0) return undefined;
   const constants = editedConstants(
     prev.run.facts.constantNames,
@@ -280,7 +280,7 @@ export function relint(
   if (active.every((r) => rerun.has(r.id))) return undefined;
   const again = active.filter((r) => rerun.has(r.id));
   const whole =
-    again.length > 0 ? runRules(tree, text, { ...opts, rules: again }, { contextKey }) : undefined;
+    again.length > 0 ? runRules(tree, text, { ...opts, rules: again }, { contextFrom: fresh }) : undefined;
   if (whole && whole.failures.length > 0) return undefined;
   return merged(prev.run, run, whole, kept, { ...e, constantsInWindow: constants.inWindow });
 }

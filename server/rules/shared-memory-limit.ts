@@ -27,7 +27,7 @@ const OPT_IN_LIMIT: Readonly<Record<number, number>> = {
 /** Whether the file sets the opt-in attribute anywhere. */
 export function optedIn(idx: FileIndex): boolean {
   idx.reads("context:optIn");
-  return idx.text.includes(OPT_IN_ATTRIBUTE);
+  return idx.shared("optedIn", () => idx.text.includes(OPT_IN_ATTRIBUTE));
 }
 
 function limitFor(sm: number): number {

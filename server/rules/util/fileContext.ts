@@ -7,6 +7,9 @@ import { hasBf16Guard } from "./archGuard";
 import type { Dependency } from "./dependencies";
 import type { FileIndex } from "./fileIndex";
 
+/** The shared values (FileIndex.shared keys) the key is made of: a run over the same text may take them over. */
+export const CONTEXT_VALUES: readonly string[] = ["hasBf16Guard", "optedIn", "usesTorch"];
+
 /** The key's parts, in order, as the dependencies the rules record when they read them. */
 const PARTS: readonly Dependency[] = ["context:guard", "context:optIn", "context:torch"];
 

@@ -94,6 +94,11 @@ export class FileIndex {
     return this.deps.shared(key, this.memo, make);
   }
 
+  /** Takes over the shared values `keys` that `other`, an index over the same tree and text, has made. */
+  takeOver(other: FileIndex, keys: readonly string[]): void {
+    for (const k of keys) if (other.memo.has(k)) this.memo.set(k, other.memo.get(k));
+  }
+
   /** The running rule's findings depend on `fact` (a whole-file fact: see dependencies.ts). */
   reads(fact: Dependency): void {
     this.deps.reads(fact);
