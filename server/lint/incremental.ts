@@ -106,23 +106,21 @@ interface Edit {
   window: Region;
   /** The window's end in the old text. */
   oldEnd: number;
-  oldText: string;
-  newText: string;
   /** Where a span of the old text is now ("inside": in the window, gone with it). */
   move(span: Span): Span | "inside";
   /** Whether a span of the new text starts in the window. */
   startsInWindow(span: Span): boolean;
 }
 
-/** Whole-file facts that the window's text changed: file-scope FP16/BF16 declarations and constants. */
-function staleFacts(prev: LintState, run: RuleRun, e: Edit, text: string): Set<Dependency> {
-  const stale = new Set<Dependency>();
+/**
+ * Did the edit change the half declarations rules read across definitions: the file-scope ones in the
+ * window, or what a name next to it declares? (Constants: constantEdits.ts.)
+ */
+function halfDeclsChanged(prev: LintState, run: RuleRun, e: Edit, text: string): boolean {
   const inWindow = (p: PlacedHalfEntry, end: number): boolean => p.offset >= e.window.start && p.offset < end;
   const oldIn = prev.run.facts.fileHalfEntries.filter((p) => inWindow(p, e.oldEnd));
   const newIn = run.facts.fileHalfEntries.filter((p) => inWindow(p, e.window.end));
-  if (entriesKey(oldIn) !== entriesKey(newIn) || halfNamesNextTo(prev.run.facts.halfNames, e, text))
-    stale.add("halfDecls");
-  return stale;
+  return entriesKey(oldIn) !== entriesKey(newIn) || halfNamesNextTo(prev.run.facts.halfNames, e, text);
 }
 
 /** A half type name moved by `by` characters (what it declares is compared relative to it). */
@@ -271,9 +269,12 @@ export function relint(
     e,
   );
   // A finding that read text past its own definition can change with any edit: "fileWide" is always stale.
-  const stale = staleFacts(prev, run, e, text);
-  for (const d of ["fileWide", ...changedContext(prev.run.contextKey, contextKey), ...constants.stale])
-    stale.add(d);
+  const stale = new Set<Dependency>([
+    "fileWide",
+    ...changedContext(prev.run.contextKey, contextKey),
+    ...constants.stale,
+  ]);
+  if (halfDeclsChanged(prev, run, e, text)) stale.add("halfDecls");
   const rerun = readersOf(stale, prev.run, run);
   const kept = carryOver(prev.run.findings, rerun, e);
   const active = opts.rules.filter((r) => opts.severity?.[r.id] !== "off");
@@ -294,8 +295,6 @@ function editOf(tree: Tree, oldText: string, text: string, window: Region, oldEn
   return {
     window,
     oldEnd,
-    oldText: oldPart,
-    newText: newPart,
     move: (span) => moveSpan(span, startPoint, oldEndPoint, newEndPoint),
     startsInWindow: (span) => {
       const s = { row: span.startLine, column: span.startColumn };
