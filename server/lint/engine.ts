@@ -1,8 +1,11 @@
 // Runs rules over a parsed tree, then applies suppression comments and severity overrides.
 import type { Node, Tree } from "web-tree-sitter";
 import type { Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
-import { fileContextKey } from "../rules/util/fileContext";
+import type { Dependency } from "../rules/util/dependencies";
+import { CONTEXT_VALUES, fileContextKey } from "../rules/util/fileContext";
 import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../rules/util/fileIndex";
+import { spanOf } from "../rules/util/nodes";
+import { errorMessage } from "../util/errorMessage";
 import { isSuppressed, parseSuppressions } from "./suppressions";
 
 /** A severity override: a rule's level, or "off" to disable it. */
@@ -36,6 +39,10 @@ export interface RuleRun extends LintResult {
   facts: FileFacts;
   /** Whole-file facts findings anywhere depend on (see rules/util/fileContext.ts). */
   contextKey: string;
+  /** Per rule id, the whole-file facts its findings depend on (see rules/util/dependencies.ts). */
+  deps: Map<string, readonly Dependency[]>;
+  /** In a relint: the rules run over the whole file again because a fact they read changed. */
+  wholeFileRules?: string[];
 }
 
 /** A run over part of the file: the window and what earlier runs found outside it. */
@@ -44,13 +51,10 @@ export interface WindowScope {
   carried: Carried;
 }
 
-export function spanOf(node: Node): Span {
-  return {
-    startLine: node.startPosition.row,
-    startColumn: node.startPosition.column,
-    endLine: node.endPosition.row,
-    endColumn: node.endPosition.column,
-  };
+/** How far a run goes: the whole file unless a window is given. */
+export interface RunScope extends Partial<WindowScope> {
+  /** An index over the same tree and text whose whole-file context values the run can take over. */
+  contextFrom?: FileIndex;
 }
 
 const ZERO: Span = { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 };
@@ -89,9 +93,11 @@ export function applySuppressions(findings: readonly Finding[], text: string): F
  * Runs the rules over the tree, or over `scope.window` of it (the rules then look for candidates only
  * there; findings come back unsorted and unsuppressed).
  */
-export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: WindowScope): RuleRun {
+export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: RunScope): RuleRun {
   if (opts.targets.length === 0) throw new Error("lintTree: no target architectures given");
   const idx = FileIndex.begin(tree, text, scope?.window, scope?.carried);
+  if (scope?.contextFrom) idx.takeOver(scope.contextFrom, CONTEXT_VALUES);
+  const deps = new Map<string, readonly Dependency[]>();
   const targets = [...new Set(opts.targets)].sort((a, b) => a - b);
   const options: RuleOptions = { launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [] };
   const findings: Finding[] = [];
@@ -115,15 +121,16 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Wi
     };
     const started = performance.now();
     try {
-      rule.check(ctx);
+      deps.set(rule.id, [...idx.deps.record(() => rule.check(ctx))]);
       findings.push(...own);
     } catch (err) {
+      // The stack says where a rule broke; the message alone rarely does.
       failures.push({
         rule: rule.id,
-        message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        message: err instanceof Error && err.stack ? err.stack : errorMessage(err),
       });
     }
     timings.set(rule.id, performance.now() - started);
   }
-  return { findings, failures, timings, facts: idx.facts, contextKey: fileContextKey(idx) };
+  return { findings, failures, timings, facts: idx.facts, contextKey: fileContextKey(idx), deps };
 }

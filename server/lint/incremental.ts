@@ -1,16 +1,23 @@
 // Relinting only what an edit touched. The top-level items (definitions, declarations, preprocessor
 // blocks) that the edit and the reparse's changed ranges overlap form a window; the rules run over it,
-// and the findings outside it are carried over, moved by the edit. That is exact only while nothing
-// outside depends on the window's text, which is checked after the windowed run: the whole-file context
-// key, the file-scope FP16/BF16 declarations in the window and the definitions there of every constant a
-// rule has looked up must be as before, and no finding may depend on text past its own definition.
-// Otherwise the caller lints the whole file.
+// and the findings outside it are carried over, moved by the edit. That is exact for a rule only while
+// nothing it read outside the window depends on the window's text. Each run records, per rule, the
+// whole-file facts it read (rules/util/dependencies.ts): the parts of the whole-file context key, the
+// file-scope FP16/BF16 declarations, the constants it looked up, and text past a finding's own definition.
+// After the windowed run, the facts the edit changed are found (context parts compared, declarations and
+// constant definitions in the window compared before and after, "text past a definition" always counts
+// as changed); the rules that read one of them run over the whole file again, the others keep their
+// findings. When every rule would, the caller lints the whole file.
 import type { Range, Tree } from "web-tree-sitter";
-import type { Finding, Fix, TextEdit } from "../rules/rule";
-import { constantSites } from "../rules/util/constEval";
-import type { LintWindow, PlacedHalfEntry } from "../rules/util/fileIndex";
+import type { Finding, Fix, Span, TextEdit } from "../rules/rule";
+import type { Dependency } from "../rules/util/dependencies";
+import { changedContext, fileContextKey } from "../rules/util/fileContext";
+import { FileIndex, type LintWindow, type PlacedHalfEntry } from "../rules/util/fileIndex";
+import type { BindingSite } from "../rules/util/constSites";
+import { HALF_LOOK_BACK, halfName, halfNameKey, readHalfTypes, type HalfName } from "../rules/util/halfText";
 import { runRules, type LintOptions, type RuleRun } from "./engine";
 import type { TextChange } from "./parser";
+import { editedConstants, sitesAfterEdit } from "./constantEdits";
 import { advance, atOrBefore, before, moveSpan, type Point } from "./textPoints";
 
 /** The last lint of a document: its text, options (`optionsKey`) and the rules' raw output. */
@@ -94,10 +101,136 @@ function pointOf(tree: Tree, text: string, offset: number): Point {
 const entriesKey = (entries: readonly PlacedHalfEntry[]): string =>
   JSON.stringify(entries.map((e) => e.entry));
 
+/** Where the window is in the old and the new text, and how points after it move. */
+interface Edit {
+  window: Region;
+  /** The window's end in the old text. */
+  oldEnd: number;
+  /** Where a span of the old text is now ("inside": in the window, gone with it). */
+  move(span: Span): Span | "inside";
+  /** Whether a span of the new text starts in the window. */
+  startsInWindow(span: Span): boolean;
+}
+
+/**
+ * Did the edit change the half declarations rules read across definitions: the file-scope ones in the
+ * window, or what a name next to it declares? (Constants: constantEdits.ts.)
+ */
+function halfDeclsChanged(prev: LintState, run: RuleRun, e: Edit, text: string): boolean {
+  const inWindow = (p: PlacedHalfEntry, end: number): boolean => p.offset >= e.window.start && p.offset < end;
+  const oldIn = prev.run.facts.fileHalfEntries.filter((p) => inWindow(p, e.oldEnd));
+  const newIn = run.facts.fileHalfEntries.filter((p) => inWindow(p, e.window.end));
+  return entriesKey(oldIn) !== entriesKey(newIn) || halfNamesNextTo(prev.run.facts.halfNames, e, text);
+}
+
+/** A half type name moved by `by` characters (what it declares is compared relative to it). */
+function movedName(t: HalfName, by: number): HalfName {
+  return { at: t.at + by, reach: t.reach + by, declEnd: t.declEnd && t.declEnd + by, read: t.read };
+}
+
+/**
+ * Did the edit change what a half type name outside the window declares? The window's own names were
+ * read again; a name before it may read declarators (or look ahead) into it, a name after it looks back
+ * up to HALF_LOOK_BACK characters. Those are read again and compared; declarators running into the
+ * window (broken code splitting a statement across top-level items) count as changed outright.
+ */
+function halfNamesNextTo(names: readonly HalfName[], e: Edit, text: string): boolean {
+  const delta = e.window.end - e.oldEnd;
+  for (const t of names) {
+    let now: number;
+    if (t.at < e.window.start) {
+      if (t.declEnd !== undefined && t.declEnd > e.window.start) return true;
+      if (t.reach <= e.window.start) continue;
+      now = t.at;
+    } else if (t.at >= e.oldEnd && t.at < e.oldEnd + HALF_LOOK_BACK + 1) now = t.at + delta;
+    else continue;
+    const again = readHalfTypes(text, now, now + 1)[0];
+    if (again?.at !== now || halfNameKey(halfName(again)) !== halfNameKey(t)) return true;
+  }
+  return false;
+}
+
+/** Rules that read a stale fact, in the last run or in the window's. */
+function readersOf(stale: ReadonlySet<Dependency>, ...runs: RuleRun[]): Set<string> {
+  const out = new Set<string>();
+  for (const run of runs)
+    for (const [rule, deps] of run.deps) for (const d of deps) if (stale.has(d)) out.add(rule);
+  return out;
+}
+
+/**
+ * The last run's findings outside the window, moved by the edit, of the rules not run again. A rule with
+ * a fix outside its finding's definition that edits the window joins `rerun` (only a new run can redo it).
+ */
+function carryOver(findings: readonly Finding[], rerun: Set<string>, e: Edit): Finding[] {
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (rerun.has(f.rule)) continue;
+    const span = e.move(f.span);
+    if (span === "inside") continue;
+    const fixes: Fix[] = [];
+    for (const fix of f.fixes) {
+      const edits: TextEdit[] = [];
+      for (const x of fix.edits) {
+        const moved = e.move(x.span);
+        if (moved === "inside") rerun.add(f.rule);
+        else edits.push({ ...x, span: moved });
+      }
+      fixes.push({ ...fix, edits });
+    }
+    out.push({ ...f, span, fixes });
+  }
+  return out.filter((f) => !rerun.has(f.rule));
+}
+
+/** The window run's findings and dependencies joined with the carried findings and the rules run again. */
+function merged(
+  prev: RuleRun,
+  run: RuleRun,
+  whole: RuleRun | undefined,
+  carried: Finding[],
+  e: Edit & { constantsInWindow: ReadonlyMap<string, BindingSite[]> },
+): RuleRun {
+  const again = new Set(whole?.deps.keys());
+  const findings = [...carried, ...(whole?.findings ?? [])];
+  for (const f of run.findings) if (!again.has(f.rule) && e.startsInWindow(f.span)) findings.push(f);
+  const deps = new Map<string, readonly Dependency[]>();
+  for (const [rule, d] of run.deps) deps.set(rule, [...new Set([...(prev.deps.get(rule) ?? []), ...d])]);
+  for (const [rule, d] of whole?.deps ?? []) deps.set(rule, d);
+  const timings = new Map([...run.timings, ...(whole?.timings ?? [])]);
+  const constantNames = new Set([
+    ...prev.facts.constantNames,
+    ...run.facts.constantNames,
+    ...(whole?.facts.constantNames ?? []),
+  ]);
+  // Half declarations read again over the whole file are complete (the window's may miss a changed name).
+  const wholeReadHalves = [...(whole?.deps.values() ?? [])].some((d) => d.includes("halfDecls"));
+  const halves = whole && wholeReadHalves ? whole.facts : run.facts;
+  // Places binding a constant: as read over the whole file by a run, or carried with the window's now.
+  const constantSites = new Map<string, BindingSite[]>();
+  for (const name of constantNames)
+    constantSites.set(
+      name,
+      whole?.facts.constantSites.get(name) ??
+        run.facts.constantSites.get(name) ??
+        sitesAfterEdit(prev.facts.constantSites.get(name) ?? [], e.constantsInWindow.get(name) ?? [], e),
+    );
+  const facts = {
+    ...run.facts,
+    fileHalfEntries: halves.fileHalfEntries,
+    halfNames: halves.halfNames,
+    constantNames,
+    constantSites,
+    fileWide: whole?.facts.fileWide ?? false,
+  };
+  return { ...run, findings, timings, deps, facts, wholeFileRules: [...again] };
+}
+
 /**
  * Lints only the window around `regions` (offsets in `text` that changed since `prev`, which was linted
- * with the same options) and carries the other findings over. Undefined when that cannot be exact: the
- * caller then lints the whole file.
+ * with the same options) and carries the other findings over; a rule whose whole-file facts the edit
+ * changed runs over the whole file again. Undefined when that cannot be exact (or would run every rule
+ * over the whole file anyway): the caller then lints the whole file.
  */
 export function relint(
   prev: LintState,
@@ -106,62 +239,66 @@ export function relint(
   regions: readonly Region[],
   opts: LintOptions,
 ): RuleRun | undefined {
-  if (regions.length === 0) return undefined;
-  if (prev.run.facts.fileWide || prev.run.failures.length > 0) return undefined;
+  if (regions.length === 0 || prev.run.failures.length > 0) return undefined;
   const window = windowAround([tree], regions, text.length);
-  const startPoint = pointOf(tree, text, window.start);
   const delta = text.length - prev.text.length;
   const oldEnd = window.end - delta;
   // Everything outside the window must be the text the findings were made for.
   if (oldEnd < window.start || prev.text.slice(0, window.start) !== text.slice(0, window.start))
     return undefined;
   if (prev.text.slice(oldEnd) !== text.slice(window.end)) return undefined;
+  const e = editOf(tree, prev.text, text, window, oldEnd);
 
-  const oldEntries = prev.run.facts.fileHalfEntries;
+  const outside = (at: number): boolean => at < window.start || at >= oldEnd;
   const carried = {
-    fileHalfEntries: oldEntries
-      .filter((e) => e.offset < window.start || e.offset >= oldEnd)
-      .map((e) => (e.offset < window.start ? e : { offset: e.offset + delta, entry: e.entry })),
+    fileHalfEntries: prev.run.facts.fileHalfEntries
+      .filter((p) => outside(p.offset))
+      .map((p) => (p.offset < window.start ? p : { offset: p.offset + delta, entry: p.entry })),
+    halfNames: prev.run.facts.halfNames
+      .filter((t) => outside(t.at))
+      .map((t) => (t.at < window.start ? t : movedName(t, delta))),
   };
-  const run = runRules(tree, text, opts, { window, carried });
-  if (run.failures.length > 0 || run.facts.fileWide || run.contextKey !== prev.run.contextKey)
-    return undefined;
+  const fresh = FileIndex.begin(tree, text);
+  const contextKey = fileContextKey(fresh);
+  const run = runRules(tree, text, opts, { window, carried, contextFrom: fresh });
+  if (run.failures.length > 0) return undefined;
+  const constants = editedConstants(
+    prev.run.facts.constantNames,
+    { text: prev.text, sites: prev.run.facts.constantSites },
+    fresh,
+    e,
+  );
+  // A finding that read text past its own definition can change with any edit: "fileWide" is always stale.
+  const stale = new Set<Dependency>([
+    "fileWide",
+    ...changedContext(prev.run.contextKey, contextKey),
+    ...constants.stale,
+  ]);
+  if (halfDeclsChanged(prev, run, e, text)) stale.add("halfDecls");
+  const rerun = readersOf(stale, prev.run, run);
+  const kept = carryOver(prev.run.findings, rerun, e);
+  const active = opts.rules.filter((r) => opts.severity?.[r.id] !== "off");
+  if (active.every((r) => rerun.has(r.id))) return undefined;
+  const again = active.filter((r) => rerun.has(r.id));
+  const whole =
+    again.length > 0 ? runRules(tree, text, { ...opts, rules: again }, { contextFrom: fresh }) : undefined;
+  if (whole && whole.failures.length > 0) return undefined;
+  return merged(prev.run, run, whole, kept, { ...e, constantsInWindow: constants.inWindow });
+}
 
-  // Findings elsewhere that read the window's text: file-scope FP16/BF16 declarations and constants.
-  const inWindow = (e: PlacedHalfEntry, end: number): boolean => e.offset >= window.start && e.offset < end;
-  const oldIn = oldEntries.filter((e) => inWindow(e, oldEnd));
-  const newIn = run.facts.fileHalfEntries.filter((e) => inWindow(e, window.end));
-  if (entriesKey(oldIn) !== entriesKey(newIn)) return undefined;
-  const oldText = prev.text.slice(window.start, oldEnd);
-  const newText = text.slice(window.start, window.end);
-  for (const name of prev.run.facts.constantNames) {
-    if (!oldText.includes(name) && !newText.includes(name)) continue;
-    if (constantSites(oldText, name).join("\n") !== constantSites(newText, name).join("\n")) return undefined;
-  }
-
-  const oldEndPoint = advance(startPoint, oldText);
-  const newEndPoint = advance(startPoint, newText);
-  const findings: Finding[] = [];
-  for (const f of prev.run.findings) {
-    const span = moveSpan(f.span, startPoint, oldEndPoint, newEndPoint);
-    if (span === "inside") continue;
-    const fixes: Fix[] = [];
-    for (const fix of f.fixes) {
-      const edits: TextEdit[] = [];
-      for (const e of fix.edits) {
-        const moved = moveSpan(e.span, startPoint, oldEndPoint, newEndPoint);
-        // A fix outside its finding's definition that edits the window: only a full run can redo it.
-        if (moved === "inside") return undefined;
-        edits.push({ ...e, span: moved });
-      }
-      fixes.push({ ...fix, edits });
-    }
-    findings.push({ ...f, span, fixes });
-  }
-  for (const f of run.findings) {
-    const s = { row: f.span.startLine, column: f.span.startColumn };
-    if (atOrBefore(startPoint, s) && before(s, newEndPoint)) findings.push(f);
-  }
-  const constantNames = new Set([...prev.run.facts.constantNames, ...run.facts.constantNames]);
-  return { ...run, findings, facts: { ...run.facts, constantNames } };
+function editOf(tree: Tree, oldText: string, text: string, window: Region, oldEnd: number): Edit {
+  const startPoint = pointOf(tree, text, window.start);
+  const oldPart = oldText.slice(window.start, oldEnd);
+  const newPart = text.slice(window.start, window.end);
+  const oldEndPoint = advance(startPoint, oldPart);
+  const newEndPoint = advance(startPoint, newPart);
+  return {
+    window,
+    oldEnd,
+    move: (span) => moveSpan(span, startPoint, oldEndPoint, newEndPoint),
+    startsInWindow: (span) => {
+      const s = { row: span.startLine, column: span.startColumn };
+      return atOrBefore(startPoint, s) && before(s, newEndPoint);
+    },
+  };
 }

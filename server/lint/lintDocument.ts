@@ -36,6 +36,8 @@ export type LintOutcome =
       timings: Map<string, number>;
       /** What the rules ran over: the whole file, the definitions an edit touched, or nothing (no change). */
       scope: "file" | "window" | "unchanged";
+      /** With "window": the rules that ran over the whole file again (the edit changed a fact they read). */
+      wholeFileRules?: readonly string[];
     }
   /** Not linted; `reason` is a sentence for the user. */
   | { kind: "skipped"; reason: string };
@@ -124,7 +126,8 @@ export class LintDocument {
     this.touched = [];
     const { failures, timings } = run;
     const findings = applySuppressions(run.findings, this.text);
-    return { kind: "linted", findings, failures, timings, scope };
+    const wholeFileRules = scope === "window" ? (run.wholeFileRules ?? []) : undefined;
+    return { kind: "linted", findings, failures, timings, scope, wholeFileRules };
   }
 
   /** Frees the tree's wasm memory; the document can still be linted (it reparses). */

@@ -1,32 +1,30 @@
 // A block whose thread count is not a multiple of 32 leaves the last warp partly idle on every block.
-import type { Rule } from "./rule";
-import { knownBlockSizes } from "./util/blockSize";
+import { blockSizeRule } from "./util/blockSize";
 import { replaceNode } from "./util/nodes";
 
-export const blockSizeNotWarpMultiple: Rule = {
-  id: "block-size-not-warp-multiple",
-  defaultSeverity: "warning",
-  summary: "A block size known at lint time that is not a multiple of the 32-thread warp.",
-  check(ctx) {
-    for (const b of knownBlockSizes(ctx)) {
-      const threads = b.dims[0] * b.dims[1] * b.dims[2];
-      if (threads <= 0 || threads % 32 === 0) continue;
-      const up = Math.ceil(threads / 32) * 32;
-      const idle = up - threads;
-      const fixable = b.literal !== undefined && b.dims[1] === 1 && b.dims[2] === 1 && up <= 1024;
-      ctx.report({
-        node: b.node,
-        message: `${threads} threads per block is not a multiple of 32: the last warp of every block runs with ${idle} of 32 lanes idle. Use ${up}.`,
-        fixes: fixable
-          ? [
-              {
-                title: `Round the block size up to ${up}`,
-                isPreferred: true,
-                edits: [replaceNode(b.literal!, String(up))],
-              },
-            ]
-          : [],
-      });
-    }
+export const blockSizeNotWarpMultiple = blockSizeRule(
+  {
+    id: "block-size-not-warp-multiple",
+    defaultSeverity: "warning",
+    summary: "A block size known at lint time that is not a multiple of the 32-thread warp.",
   },
-};
+  (b) => {
+    const threads = b.dims[0] * b.dims[1] * b.dims[2];
+    if (threads <= 0 || threads % 32 === 0) return undefined;
+    const up = Math.ceil(threads / 32) * 32;
+    const idle = up - threads;
+    const literal = b.dims[1] === 1 && b.dims[2] === 1 && up <= 1024 ? b.literal() : undefined;
+    return {
+      message: `${threads} threads per block is not a multiple of 32: the last warp of every block runs with ${idle} of 32 lanes idle. Use ${up}.`,
+      fixes: literal
+        ? [
+            {
+              title: `Round the block size up to ${up}`,
+              isPreferred: true,
+              edits: [replaceNode(literal, String(up))],
+            },
+          ]
+        : [],
+    };
+  },
+);

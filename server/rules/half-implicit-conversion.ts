@@ -2,9 +2,9 @@
 // __CUDA_NO_HALF_CONVERSIONS__ and __CUDA_NO_BFLOAT16_CONVERSIONS__, which remove them, so
 // `float v = x[i];` compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
-import type { Fix, Rule } from "./rule";
+import type { Fix, LintContext, Rule } from "./rule";
 import { FileIndex } from "./util/fileIndex";
-import { halfDecls } from "./util/halfDecls";
+import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import type { HalfKind, HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
@@ -79,6 +79,94 @@ const ARITH_DECL =
 /** The base name of an lvalue just before `=`: `y[i]`, `out[row * n + c]`, `pair.x`. */
 const LVALUE_BASE = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]|\.\s*\w+|->\s*\w+)*\s*$/;
 
+type Report = (target: Node, kind: HalfKind, toFloat: boolean) => void;
+
+/** The rule's report: one finding per converted expression, with the explicit conversion as its fix. */
+function reporter(ctx: LintContext): Report {
+  const seen = new Set<number>();
+  return (target, kind, toFloat) => {
+    if (seen.has(target.id)) return;
+    seen.add(target.id);
+    const conv = (toFloat ? TO_FLOAT : FROM_FLOAT)[kind];
+    const type = TYPE_NAME[kind];
+    if (!conv || !type) return;
+    const fixes: Fix[] = [
+      {
+        title: `Convert explicitly with ${conv}()`,
+        isPreferred: true,
+        edits: [replaceNode(target, `${conv}(${target.text})`)],
+      },
+    ];
+    ctx.report({
+      node: target,
+      message: toFloat
+        ? `Implicit ${type} → float conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a to_float() helper.`
+        : `Implicit float → ${type} conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a from_float() helper.`,
+      fixes,
+    });
+  };
+}
+
+/** Matches of `re` where half-typed names are visible: functions declaring some, or the file if it does. */
+function* scanHalfScopes(idx: FileIndex, decls: HalfDecls, re: RegExp): Generator<RegExpExecArray> {
+  const ranges = decls.file.halfNames().length > 0 ? [idx.window] : decls.functions;
+  for (const { start, end } of ranges) yield* idx.scan(re, start, end);
+}
+
+/** `float v = x[i];`: a half value initialises an arithmetic variable. */
+function halfIntoArithmetic(idx: FileIndex, decls: HalfDecls, report: Report): void {
+  for (const m of scanHalfScopes(idx, decls, ARITH_DECL)) {
+    const first = m[3]!;
+    const scope = decls.scopeAt(m.index);
+    if (!scope.lookup(first)) continue;
+    const nameStart = m.index + m[0].indexOf(m[2]!, m[0].indexOf(m[1]!) + m[1]!.length);
+    const init = idx.nodeAt(nameStart, nameStart + m[2]!.length).parent;
+    const value = init?.type === "init_declarator" ? init.childForFieldName("value") : null;
+    const kind = value ? scope.valueKind(value) : undefined;
+    if (value && (kind === "half" || kind === "bf16")) report(value, kind, true);
+  }
+}
+
+/** `__half h = 0.0f;`: a half variable initialised from a float. */
+function floatIntoHalfInit(idx: FileIndex, decls: HalfDecls, report: Report): void {
+  for (const init of decls.initializers) {
+    if (init.kind !== "half" && init.kind !== "bf16") continue;
+    const scope = decls.scopeAt(init.start);
+    const t = scope.lookup(init.name);
+    if (!t || t.indirection !== 0) continue;
+    const first = idx.text.slice(init.start, init.end).search(/\S/);
+    if (first < 0) continue;
+    const at = init.start + first;
+    const trimmedEnd = init.start + idx.text.slice(init.start, init.end).trimEnd().length;
+    let value = idx.nodeAt(at, trimmedEnd);
+    // the smallest node spanning the whole initialiser text
+    while (value.parent && value.endIndex - value.startIndex < trimmedEnd - at) value = value.parent;
+    if (value.startIndex === at && isArithmeticValue(value, scope)) report(value, init.kind, false);
+  }
+}
+
+/** `y[i] = v * r;`: a float stored into a half element or variable. */
+function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): void {
+  for (const m of scanHalfScopes(idx, decls, /(?<![=!<>+\-*/%&|^])=(?!=)/g)) {
+    // Text first: the assigned expression must be a half name, maybe subscripted or a field.
+    const lineStart = idx.text.lastIndexOf("\n", m.index) + 1;
+    const prefix = idx.text.slice(lineStart, m.index);
+    const at = decls.scopeAt(m.index);
+    if (!at.mayMention(prefix)) continue;
+    const base = LVALUE_BASE.exec(prefix)?.[1];
+    if (!base || !at.lookup(base)) continue;
+    const eq = idx.nodeAt(m.index, m.index + 1);
+    const a = eq.parent;
+    if (a?.type !== "assignment_expression" || a.childForFieldName("operator")?.text !== "=") continue;
+    const left = a.childForFieldName("left");
+    const right = a.childForFieldName("right");
+    if (!left || !right) continue;
+    const scope = decls.scopeAt(a.startIndex);
+    const lk = scope.valueKind(left);
+    if ((lk === "half" || lk === "bf16") && isArithmeticValue(right, scope)) report(right, lk, false);
+  }
+}
+
 export const halfImplicitConversion: Rule = {
   id: "half-implicit-conversion",
   defaultSeverity: "warning",
@@ -86,73 +174,8 @@ export const halfImplicitConversion: Rule = {
     "An implicit __half/__nv_bfloat16 <-> float conversion; it does not compile with -D__CUDA_NO_HALF_CONVERSIONS__ (PyTorch builds).",
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    const decls = halfDecls(idx);
-    const seen = new Set<number>();
-    const report = (target: Node, kind: HalfKind, toFloat: boolean): void => {
-      if (seen.has(target.id)) return;
-      seen.add(target.id);
-      const conv = (toFloat ? TO_FLOAT : FROM_FLOAT)[kind];
-      const type = TYPE_NAME[kind];
-      if (!conv || !type) return;
-      const fixes: Fix[] = [
-        {
-          title: `Convert explicitly with ${conv}()`,
-          isPreferred: true,
-          edits: [replaceNode(target, `${conv}(${target.text})`)],
-        },
-      ];
-      ctx.report({
-        node: target,
-        message: toFloat
-          ? `Implicit ${type} → float conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a to_float() helper.`
-          : `Implicit float → ${type} conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a from_float() helper.`,
-        fixes,
-      });
-    };
-
-    // 1. `float v = x[i];`: a half value initialises an arithmetic variable.
-    for (const m of idx.scan(ARITH_DECL)) {
-      const first = m[3]!;
-      const scope = decls.scopeAt(m.index);
-      if (!scope.lookup(first)) continue;
-      const nameStart = m.index + m[0].indexOf(m[2]!, m[0].indexOf(m[1]!) + m[1]!.length);
-      const init = idx.nodeAt(nameStart, nameStart + m[2]!.length).parent;
-      const value = init?.type === "init_declarator" ? init.childForFieldName("value") : null;
-      const kind = value ? scope.valueKind(value) : undefined;
-      if (value && (kind === "half" || kind === "bf16")) report(value, kind, true);
-    }
-
-    // 2. `__half h = 0.0f;`: a half variable initialised from a float.
-    for (const init of decls.initializers) {
-      if (init.kind !== "half" && init.kind !== "bf16") continue;
-      const scope = decls.scopeAt(init.start);
-      const t = scope.lookup(init.name);
-      if (!t || t.indirection !== 0) continue;
-      const first = idx.text.slice(init.start, init.end).search(/\S/);
-      if (first < 0) continue;
-      const at = init.start + first;
-      const trimmedEnd = init.start + idx.text.slice(init.start, init.end).trimEnd().length;
-      let value = idx.nodeAt(at, trimmedEnd);
-      // the smallest node spanning the whole initialiser text
-      while (value.parent && value.endIndex - value.startIndex < trimmedEnd - at) value = value.parent;
-      if (value.startIndex === at && isArithmeticValue(value, scope)) report(value, init.kind, false);
-    }
-
-    // 3. `y[i] = v * r;`: a float stored into a half element or variable.
-    for (const m of idx.scan(/(?<![=!<>+\-*/%&|^])=(?!=)/g)) {
-      // Text first: the assigned expression must be a half name, maybe subscripted or a field.
-      const lineStart = idx.text.lastIndexOf("\n", m.index) + 1;
-      const base = LVALUE_BASE.exec(idx.text.slice(lineStart, m.index))?.[1];
-      if (!base || !decls.scopeAt(m.index).lookup(base)) continue;
-      const eq = idx.nodeAt(m.index, m.index + 1);
-      const a = eq.parent;
-      if (a?.type !== "assignment_expression" || a.childForFieldName("operator")?.text !== "=") continue;
-      const left = a.childForFieldName("left");
-      const right = a.childForFieldName("right");
-      if (!left || !right) continue;
-      const scope = decls.scopeAt(a.startIndex);
-      const lk = scope.valueKind(left);
-      if ((lk === "half" || lk === "bf16") && isArithmeticValue(right, scope)) report(right, lk, false);
-    }
+    const report = reporter(ctx);
+    for (const find of [halfIntoArithmetic, floatIntoHalfInit, floatIntoHalfStore])
+      find(idx, halfDecls(idx), report);
   },
 };

@@ -1,9 +1,9 @@
 // Operators on __half/__nv_bfloat16 values: PyTorch extension builds define __CUDA_NO_HALF_OPERATORS__,
 // which removes them, so the file compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
-import type { Fix, Rule } from "./rule";
+import type { Fix, LintContext, Rule } from "./rule";
 import { FileIndex } from "./util/fileIndex";
-import { halfDecls } from "./util/halfDecls";
+import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
@@ -66,6 +66,33 @@ function isSimpleLvalue(n: Node): boolean {
 
 const OP_CHARS = "+-*/<>=!";
 
+/** Type names that make a following `*`/`&` a declarator: `const __half* x`, `auto& y`. */
+const DECL_TYPES: ReadonlySet<string> = new Set([
+  "__half",
+  "__half2",
+  "half",
+  "half2",
+  "__nv_bfloat16",
+  "__nv_bfloat162",
+  "nv_bfloat16",
+  "nv_bfloat162",
+  "auto",
+]);
+const DECL_QUALIFIERS: ReadonlySet<string> = new Set(["const", "volatile", "__restrict__"]);
+
+/** Does the `*` or `&` at `j` follow a half type (or `auto`), so that it declares the name after it? */
+function followsDeclType(text: string, j: number): boolean {
+  let k = j;
+  for (let guard = 0; guard < 8; guard++) {
+    while (k > 0 && /[\s*&]/.test(text[k - 1]!)) k--;
+    const end = k;
+    while (k > 0 && /\w/.test(text[k - 1]!)) k--;
+    const word = text.slice(k, end);
+    if (!DECL_QUALIFIERS.has(word)) return DECL_TYPES.has(word);
+  }
+  return false;
+}
+
 /**
  * A cheap text test before asking the tree: could the name at [start, end) be an operand? Skips `[…]`,
  * `(…)` (a call), `.x`/`->y` and `)` after it, `(` and `*` before it, and looks for an operator character.
@@ -81,8 +108,11 @@ function operatorNearby(text: string, start: number, end: number): boolean {
     if (c === "(") opens++;
     else if (!/\s/.test(c)) break;
   }
-  if (j >= 0 && OP_CHARS.includes(text[j]!) && !(text[j] === "=" && !OP_CHARS.includes(text[j - 1] ?? "")))
-    return true;
+  if (j >= 0 && OP_CHARS.includes(text[j]!) && !(text[j] === "=" && !OP_CHARS.includes(text[j - 1] ?? ""))) {
+    // `__half* x` declares x: a type name cannot be multiplied (the name may still be a left operand).
+    const declarator = (text[j] === "*" || text[j] === "&") && followsDeclType(text, j);
+    if (!declarator) return true;
+  }
   let i = end;
   for (let guard = 0; guard < 16 && i < text.length; guard++) {
     while (i < text.length && /\s/.test(text[i]!)) i++;
@@ -113,144 +143,157 @@ function skipWord(text: string, i: number): number {
   return i;
 }
 
+/** Nodes through which an operand's value passes to an enclosing operator: `(x)`, `x[i]`, `x.y`, `*x`, `f(…)`. */
+function wrapsOperand(p: Node, type: string, n: Node): boolean {
+  switch (type) {
+    case "parenthesized_expression":
+      return true;
+    case "subscript_expression":
+    case "field_expression":
+      return p.childForFieldName("argument")?.id === n.id;
+    case "pointer_expression":
+      return p.childForFieldName("operator")?.text === "*";
+    case "call_expression":
+      return p.childForFieldName("function")?.id === n.id;
+    default:
+      return false;
+  }
+}
+
+/** Adds the operator nodes that `start` (a half-typed name or intrinsic) is an operand of. */
+function climb(start: Node, candidates: Map<number, Node>): void {
+  let n: Node = start;
+  for (let i = 0; i < 32; i++) {
+    const p = n.parent;
+    if (!p) return;
+    const type = p.type;
+    if (wrapsOperand(p, type, n)) {
+      n = p;
+      continue;
+    }
+    if (!OPERATOR_NODES.has(type)) return;
+    candidates.set(p.id, p);
+    // a * b + c: the sum of a half product is itself an operator on a half
+    if (type !== "binary_expression") return;
+    n = p;
+  }
+}
+
+/** Candidate operator nodes, in document order: the parents of every use of a half-typed name or half-returning intrinsic. */
+function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
+  const candidates = new Map<number, Node>();
+  const at = (index: number, length: number): void => {
+    if (!operatorNearby(idx.text, index, index + length)) return;
+    const id = idx.nodeAt(index, index + length);
+    if (id.type === "identifier" && id.startIndex === index) climb(id, candidates);
+  };
+  const scopes = [{ start: 0, end: idx.text.length, scope: decls.file }, ...decls.functions];
+  for (const { start, end, scope } of scopes) {
+    const names = scope.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
+    if (names.length === 0) continue;
+    const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+    for (const m of idx.scan(re, start, end)) {
+      // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
+      const t = scope.lookup(m[0]);
+      const after = m.index + m[0].length;
+      if (
+        t &&
+        t.indirection > 0 &&
+        !/^\s*\[/.test(idx.text.slice(after, after + 8)) &&
+        !/\*\s*\(*\s*$/.test(idx.text.slice(Math.max(0, m.index - 8), m.index))
+      )
+        continue;
+      at(m.index, m[0].length);
+    }
+  }
+  for (const m of idx.scan(HALF_RETURNING)) at(m.index, m[0].length);
+  return [...candidates.values()].sort((a, b) => a.startIndex - b.startIndex);
+}
+
+type Report = LintContext["report"];
+
+function checkBinary(report: Report, e: Node, scope: HalfScope): void {
+  const op = e.childForFieldName("operator")?.text ?? "";
+  if (!ARITH[op] && !COMPARE[op]) return;
+  const l = e.childForFieldName("left");
+  const r = e.childForFieldName("right");
+  if (!l || !r) return;
+  const lk = scope.valueKind(l);
+  const rk = scope.valueKind(r);
+  const kind = lk ?? rk;
+  if (!kind) return;
+  const fixes: Fix[] = [];
+  const fn = intrinsic(op, kind);
+  if (lk && rk && lk === rk && fn)
+    fixes.push({
+      title: `Use ${fn}()`,
+      isPreferred: true,
+      edits: [replaceNode(e, `${fn}(${l.text}, ${r.text})`)],
+    });
+  report({
+    node: e,
+    message: `\`${op}\` on ${TYPE_NAME[kind]} does not compile with ${SWITCH[kind]}. Convert to float (to_float/__half2float), compute, and convert back, or use ${fn ?? "the __h* intrinsics"}.`,
+    fixes,
+  });
+}
+
+function checkCompound(report: Report, e: Node, scope: HalfScope): void {
+  const op = (e.childForFieldName("operator")?.text ?? "").replace(/=$/, "");
+  if (!ARITH[op]) return;
+  const l = e.childForFieldName("left");
+  const r = e.childForFieldName("right");
+  if (!l || !r) return;
+  const lk = scope.valueKind(l);
+  if (!lk) return;
+  const rk = scope.valueKind(r);
+  const fn = intrinsic(op, lk);
+  const fixes: Fix[] =
+    fn && rk === lk && isSimpleLvalue(l)
+      ? [
+          {
+            title: `Use ${fn}()`,
+            isPreferred: true,
+            edits: [replaceNode(e, `${l.text} = ${fn}(${l.text}, ${r.text})`)],
+          },
+        ]
+      : [];
+  report({
+    node: e,
+    message: `\`${op}=\` on ${TYPE_NAME[lk]} does not compile with ${SWITCH[lk]}. Accumulate in float (to_float) and convert once at the end${fn ? `, or use ${fn}` : ""}.`,
+    fixes,
+  });
+}
+
+function checkUnary(report: Report, e: Node, scope: HalfScope): void {
+  const op = e.childForFieldName("operator")?.text ?? "";
+  if (!["-", "++", "--"].includes(op)) return;
+  const arg = e.childForFieldName("argument");
+  const k = scope.valueKind(arg);
+  if (!k || !arg) return;
+  const neg = isPairKind(k) ? "__hneg2" : "__hneg";
+  report({
+    node: e,
+    message: `\`${op}\` on ${TYPE_NAME[k]} does not compile with ${SWITCH[k]}.`,
+    fixes:
+      op === "-"
+        ? [{ title: `Use ${neg}()`, isPreferred: true, edits: [replaceNode(e, `${neg}(${arg.text})`)] }]
+        : [],
+  });
+}
+
 export const halfOperator: Rule = {
   id: "half-operator",
   defaultSeverity: "warning",
   summary:
     "Arithmetic/comparison operators on __half/__nv_bfloat16 values break under -D__CUDA_NO_HALF_OPERATORS__.",
   check(ctx) {
-    const idx = FileIndex.of(ctx);
-    const decls = halfDecls(idx);
-    const describe = (k: HalfKind): string => TYPE_NAME[k];
-
-    // Candidate operator nodes: the parents of every use of a half-typed name or half-returning intrinsic.
-    const candidates = new Map<number, Node>();
-    const climb = (start: Node): void => {
-      let n: Node = start;
-      for (let i = 0; i < 32; i++) {
-        const p = n.parent;
-        if (!p) return;
-        const wraps =
-          p.type === "parenthesized_expression" ||
-          (p.type === "subscript_expression" && p.childForFieldName("argument")?.id === n.id) ||
-          (p.type === "field_expression" && p.childForFieldName("argument")?.id === n.id) ||
-          (p.type === "pointer_expression" && p.childForFieldName("operator")?.text === "*") ||
-          (p.type === "call_expression" && p.childForFieldName("function")?.id === n.id);
-        if (wraps) {
-          n = p;
-          continue;
-        }
-        if (OPERATOR_NODES.has(p.type)) {
-          candidates.set(p.id, p);
-          // a * b + c: the sum of a half product is itself an operator on a half
-          if (p.type === "binary_expression") {
-            n = p;
-            continue;
-          }
-        }
-        return;
-      }
-    };
-    const scopes = [{ start: 0, end: idx.text.length, scope: decls.file }, ...decls.functions];
-    for (const { start, end, scope } of scopes) {
-      const names = scope.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
-      if (names.length === 0) continue;
-      const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
-      for (const m of idx.scan(re, start, end)) {
-        // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
-        const t = scope.lookup(m[0]);
-        if (
-          t &&
-          t.indirection > 0 &&
-          !/^\s*\[/.test(idx.text.slice(m.index + m[0].length, m.index + m[0].length + 8)) &&
-          !/\*\s*\(*\s*$/.test(idx.text.slice(Math.max(0, m.index - 8), m.index))
-        )
-          continue;
-        if (!operatorNearby(idx.text, m.index, m.index + m[0].length)) continue;
-        const id = idx.nodeAt(m.index, m.index + m[0].length);
-        if (id.type === "identifier" && id.startIndex === m.index) climb(id);
-      }
-    }
-    for (const m of idx.scan(HALF_RETURNING)) {
-      if (!operatorNearby(idx.text, m.index, m.index + m[0].length)) continue;
-      const id = idx.nodeAt(m.index, m.index + m[0].length);
-      if (id.type === "identifier" && id.startIndex === m.index) climb(id);
-    }
-
-    for (const e of [...candidates.values()].sort((a, b) => a.startIndex - b.startIndex)) {
+    const decls = halfDecls(FileIndex.of(ctx));
+    const report: Report = (f) => ctx.report(f);
+    for (const e of candidateOperators(FileIndex.of(ctx), decls)) {
       const scope = decls.scopeAt(e.startIndex);
-      if (e.type === "binary_expression") checkBinary(e, scope);
-      else if (e.type === "assignment_expression") checkCompound(e, scope);
-      else checkUnary(e, scope);
-    }
-
-    function checkBinary(e: Node, scope: HalfScope): void {
-      const op = e.childForFieldName("operator")?.text ?? "";
-      if (!ARITH[op] && !COMPARE[op]) return;
-      const l = e.childForFieldName("left");
-      const r = e.childForFieldName("right");
-      if (!l || !r) return;
-      const lk = scope.valueKind(l);
-      const rk = scope.valueKind(r);
-      const kind = lk ?? rk;
-      if (!kind) return;
-      const fixes: Fix[] = [];
-      const fn = intrinsic(op, kind);
-      if (lk && rk && lk === rk && fn)
-        fixes.push({
-          title: `Use ${fn}()`,
-          isPreferred: true,
-          edits: [replaceNode(e, `${fn}(${l.text}, ${r.text})`)],
-        });
-      ctx.report({
-        node: e,
-        message: `\`${op}\` on ${describe(kind)} does not compile with ${SWITCH[kind]}. Convert to float (to_float/__half2float), compute, and convert back, or use ${fn ?? "the __h* intrinsics"}.`,
-        fixes,
-      });
-    }
-
-    function checkCompound(e: Node, scope: HalfScope): void {
-      const op = (e.childForFieldName("operator")?.text ?? "").replace(/=$/, "");
-      if (!ARITH[op]) return;
-      const l = e.childForFieldName("left");
-      const r = e.childForFieldName("right");
-      if (!l || !r) return;
-      const lk = scope.valueKind(l);
-      if (!lk) return;
-      const rk = scope.valueKind(r);
-      const fn = intrinsic(op, lk);
-      const fixes: Fix[] =
-        fn && rk === lk && isSimpleLvalue(l)
-          ? [
-              {
-                title: `Use ${fn}()`,
-                isPreferred: true,
-                edits: [replaceNode(e, `${l.text} = ${fn}(${l.text}, ${r.text})`)],
-              },
-            ]
-          : [];
-      ctx.report({
-        node: e,
-        message: `\`${op}=\` on ${describe(lk)} does not compile with ${SWITCH[lk]}. Accumulate in float (to_float) and convert once at the end${fn ? `, or use ${fn}` : ""}.`,
-        fixes,
-      });
-    }
-
-    function checkUnary(e: Node, scope: HalfScope): void {
-      const op = e.childForFieldName("operator")?.text ?? "";
-      if (!["-", "++", "--"].includes(op)) return;
-      const arg = e.childForFieldName("argument");
-      const k = scope.valueKind(arg);
-      if (!k || !arg) return;
-      const neg = isPairKind(k) ? "__hneg2" : "__hneg";
-      ctx.report({
-        node: e,
-        message: `\`${op}\` on ${describe(k)} does not compile with ${SWITCH[k]}.`,
-        fixes:
-          op === "-"
-            ? [{ title: `Use ${neg}()`, isPreferred: true, edits: [replaceNode(e, `${neg}(${arg.text})`)] }]
-            : [],
-      });
+      if (e.type === "binary_expression") checkBinary(report, e, scope);
+      else if (e.type === "assignment_expression") checkCompound(report, e, scope);
+      else checkUnary(report, e, scope);
     }
   },
 };

@@ -86,7 +86,7 @@ export const intIndexOverflow: Rule = {
       const name = declaredName(holder.childForFieldName("declarator"));
       if (!decl || !type || !name || !NARROW_TYPES.has(type.text)) continue;
       const fn = enclosingFunctionOf(decl);
-      if (!fn) idx.facts.fileWide = true;
+      if (!fn) idx.readsWholeFile();
       const end = fn?.endIndex ?? idx.text.length;
       const used = idx
         .tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end)

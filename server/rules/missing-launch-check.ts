@@ -7,8 +7,13 @@ import { insertAfter } from "./util/nodes";
 
 const BUILTIN_CHECKS = ["cudaGetLastError", "cudaPeekAtLastError", "C10_CUDA_KERNEL_LAUNCH_CHECK"];
 
+const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
+
 /** A PyTorch extension: only there is the check macro known to exist (the fix inserts it). */
-export const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
+export function usesTorch(idx: FileIndex): boolean {
+  idx.reads("context:torch");
+  return idx.shared("usesTorch", () => USES_TORCH.test(idx.text));
+}
 
 /** Inserts after the statement, or after its line when only a trailing comment follows it there. */
 function afterLine(text: string, stmt: Node, newText: string): TextEdit {
@@ -20,6 +25,33 @@ function afterLine(text: string, stmt: Node, newText: string): TextEdit {
   return { span: { startLine: row, startColumn: at, endLine: row, endColumn: at }, newText };
 }
 
+const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
+
+/** Where the first check call (a match of `re`) in [from, to) is, if any. */
+function firstCheck(idx: FileIndex, re: RegExp, from: number, to: number): number | undefined {
+  for (const m of idx.scan(re, from, to)) {
+    const n = idx.nodeAt(m.index, m.index + m[0].length);
+    if (IDENTS.has(n.type) && n.startIndex === m.index && n.endIndex === m.index + m[0].length)
+      return m.index;
+  }
+  return undefined;
+}
+
+/** A check anywhere after the launch in the same function (or, at file scope, the rest of the file). */
+function checkedAfter(idx: FileIndex, call: Node, re: RegExp): boolean {
+  // The outermost function holding the launch is found top-down, cheaply. Walking up to the innermost
+  // one costs more, and is needed only when a `}` stands between the launch and the first check after it.
+  const outer = idx.functionAt(call.startIndex);
+  if (outer) {
+    const first = firstCheck(idx, re, call.endIndex, outer.endIndex);
+    if (first === undefined) return false;
+    if (!idx.text.slice(call.endIndex, first).includes("}")) return true;
+  }
+  const fn = enclosingFunctionOf(call);
+  if (!fn) idx.readsWholeFile();
+  return firstCheck(idx, re, call.endIndex, fn?.endIndex ?? idx.text.length) !== undefined;
+}
+
 export const missingLaunchCheck: Rule = {
   id: "missing-launch-check",
   defaultSeverity: "warning",
@@ -28,16 +60,11 @@ export const missingLaunchCheck: Rule = {
   check(ctx) {
     const checks = new Set([...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros]);
     const idx = FileIndex.of(ctx);
-    const usesTorch = USES_TORCH.test(idx.text);
+    const torch = usesTorch(idx);
     const names = [...checks].filter((c) => /^[A-Za-z_]\w*$/.test(c));
     const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
-    const IDENTS = new Set(["identifier"]);
     for (const { call } of kernelLaunches(idx)) {
-      // A check anywhere after the launch in the same function (or, at file scope, the rest of the file).
-      const fn = enclosingFunctionOf(call);
-      if (!fn) idx.facts.fileWide = true;
-      const end = fn?.endIndex ?? idx.text.length;
-      if (idx.tokens(re, IDENTS, call.endIndex, end).length > 0) continue;
+      if (checkedAfter(idx, call, re)) continue;
       const name = call.childForFieldName("function")?.text ?? "kernel";
       const stmt = call.parent?.type === "expression_statement" ? call.parent : undefined;
       const lineStart = idx.text.lastIndexOf("\n", call.startIndex) + 1;
@@ -45,7 +72,7 @@ export const missingLaunchCheck: Rule = {
       ctx.report({
         // Only in PyTorch extensions is the check macro known to exist; elsewhere the project picks its check.
         fixes:
-          stmt && usesTorch
+          stmt && torch
             ? [
                 {
                   title: "Add C10_CUDA_KERNEL_LAUNCH_CHECK() after the launch",

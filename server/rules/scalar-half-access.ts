@@ -21,23 +21,17 @@ export const scalarHalfAccess: Rule = {
     const IDENTS = new Set(["identifier"]);
     for (const f of idx.deviceFunctions()) {
       const src = idx.text.slice(f.start, f.end);
-      // A function that already vectorizes has its scalar loop as the odd-length tail.
-      if (VECTOR_TYPES.test(src)) continue;
       const pointers = new Map<string, "half" | "bf16">();
       for (const m of src.matchAll(HALF_POINTER)) pointers.set(m[2]!, /bfloat/.test(m[1]!) ? "bf16" : "half");
+      // A function that already vectorizes has its scalar loop as the odd-length tail.
+      if (pointers.size === 0 || VECTOR_TYPES.test(src)) continue;
       // The first access of each loop, in document order.
       const hits: { sub: Node; name: string; kind: "half" | "bf16" }[] = [];
-      for (const [name, kind] of pointers) {
-        for (const id of idx.tokens(
-          new RegExp(`\\b(${name})\\s*\\[`, "g"),
-          IDENTS,
-          f.body.startIndex,
-          f.body.endIndex,
-        )) {
-          const sub = id.parent;
-          if (sub?.type === "subscript_expression" && sub.childForFieldName("argument")?.id === id.id)
-            hits.push({ sub, name, kind });
-        }
+      const names = new RegExp(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`, "g");
+      for (const id of idx.tokens(names, IDENTS, f.body.startIndex, f.body.endIndex)) {
+        const sub = id.parent;
+        if (sub?.type === "subscript_expression" && sub.childForFieldName("argument")?.id === id.id)
+          hits.push({ sub, name: id.text, kind: pointers.get(id.text)! });
       }
       hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
       const reportedLoops = new Set<number>();

@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants, typeSize } from "./util/constEval";
-import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
+import { enclosingFunctionOf, FileIndex, kernelLaunches, sharedQualifier } from "./util/fileIndex";
 import { callArguments, namedChildren } from "./util/nodes";
 
 const STATIC_LIMIT = 48 * 1024;
@@ -23,6 +23,12 @@ const OPT_IN_LIMIT: Readonly<Record<number, number>> = {
   103: 227 * 1024,
   120: 99 * 1024,
 };
+
+/** Whether the file sets the opt-in attribute anywhere. */
+export function optedIn(idx: FileIndex): boolean {
+  idx.reads("context:optIn");
+  return idx.shared("optedIn", () => idx.text.includes(OPT_IN_ATTRIBUTE));
+}
 
 function limitFor(sm: number): number {
   if (OPT_IN_LIMIT[sm] !== undefined) return OPT_IN_LIMIT[sm];
@@ -55,6 +61,48 @@ function staticBytes(decl: Node, consts: Constants): number | undefined {
   return total;
 }
 
+/** Static `__shared__` bytes per function (or per file-scope declaration), with its first declaration. */
+function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
+  const consts = Constants.of(idx);
+  const perScope = new Map<number, { bytes: number; first: Node }>();
+  for (const m of idx.scan(/\b__shared__\b/g)) {
+    const end = m.index + m[0].length;
+    const qual = sharedQualifier(idx, m.index, end);
+    const decl = qual ? qual.parent : idx.nodeAt(m.index, end).parent?.parent;
+    if (decl?.type !== "declaration") continue;
+    if (namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern"))
+      continue;
+    const bytes = staticBytes(decl, consts);
+    if (bytes === undefined) continue;
+    const scope = enclosingFunctionOf(decl);
+    const key = scope?.id ?? -decl.id - 1;
+    const cur = perScope.get(key);
+    if (cur) cur.bytes += bytes;
+    else perScope.set(key, { bytes, first: decl });
+  }
+  return [...perScope.values()];
+}
+
+/** Dynamic requests: the third launch argument, and the opt-in attribute's value. */
+function dynamicRequests(idx: FileIndex): { node: Node; bytes: number; launch: boolean }[] {
+  const consts = Constants.of(idx);
+  const requests: { node: Node; bytes: number; launch: boolean }[] = [];
+  for (const { config } of kernelLaunches(idx)) {
+    const bytes = config[2] ? consts.value(config[2]) : undefined;
+    if (config[2] && bytes !== undefined) requests.push({ node: config[2], bytes, launch: true });
+  }
+  for (const fn of idx.tokens(/\bcudaFuncSetAttribute\b/g, new Set(["identifier"]))) {
+    const call = fn.parent;
+    if (call?.type !== "call_expression") continue;
+    const args = callArguments(call);
+    if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
+      const bytes = consts.value(args[2]);
+      if (bytes !== undefined) requests.push({ node: args[2], bytes, launch: false });
+    }
+  }
+  return requests;
+}
+
 export const sharedMemoryLimit: Rule = {
   id: "shared-memory-limit",
   defaultSeverity: "error",
@@ -62,51 +110,17 @@ export const sharedMemoryLimit: Rule = {
     "Static __shared__ over 48 KB in one kernel, or requested shared memory over the smallest target's per-block limit.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    const consts = Constants.of(idx);
-    const smallest = Math.min(...ctx.targets.map(limitFor));
-    const smallestSm = ctx.targets.find((t) => limitFor(t) === smallest) ?? ctx.targets[0]!;
-
-    // Static: sum per function (or per file-scope declaration).
-    const perScope = new Map<number, { bytes: number; first: Node }>();
-    for (const m of idx.scan(/\b__shared__\b/g)) {
-      const qual = idx.nodeAt(m.index, m.index + m[0].length);
-      const decl = qual.type === "type_qualifier" ? qual.parent : qual.parent?.parent;
-      if (decl?.type !== "declaration") continue;
-      if (namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern"))
-        continue;
-      const bytes = staticBytes(decl, consts);
-      if (bytes === undefined) continue;
-      const scope = enclosingFunctionOf(decl);
-      const key = scope?.id ?? -decl.id - 1;
-      const cur = perScope.get(key);
-      if (cur) cur.bytes += bytes;
-      else perScope.set(key, { bytes, first: decl });
-    }
-    for (const { bytes, first } of perScope.values()) {
+    for (const { bytes, first } of staticUse(idx)) {
       if (bytes <= STATIC_LIMIT) continue;
       ctx.report({
         node: first,
         message: `${kb(bytes)} of static __shared__ memory in one kernel is over the 48 KB static limit (ptxas rejects it). Use \`extern __shared__\` with a dynamic size and cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).`,
       });
     }
-
-    // Dynamic: the third launch argument, and the opt-in attribute's value.
-    const optsIn = ctx.text.includes(OPT_IN_ATTRIBUTE);
-    const requests: { node: Node; bytes: number; launch: boolean }[] = [];
-    for (const { config } of kernelLaunches(idx)) {
-      const bytes = config[2] ? consts.value(config[2]) : undefined;
-      if (config[2] && bytes !== undefined) requests.push({ node: config[2], bytes, launch: true });
-    }
-    for (const fn of idx.tokens(/\bcudaFuncSetAttribute\b/g, new Set(["identifier"]))) {
-      const call = fn.parent;
-      if (call?.type !== "call_expression") continue;
-      const args = callArguments(call);
-      if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
-        const bytes = consts.value(args[2]);
-        if (bytes !== undefined) requests.push({ node: args[2], bytes, launch: false });
-      }
-    }
-    for (const r of requests) {
+    const smallest = Math.min(...ctx.targets.map(limitFor));
+    const smallestSm = ctx.targets.find((t) => limitFor(t) === smallest) ?? ctx.targets[0]!;
+    const optsIn = optedIn(idx);
+    for (const r of dynamicRequests(idx)) {
       if (r.bytes > smallest) {
         ctx.report({
           node: r.node,

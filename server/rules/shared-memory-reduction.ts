@@ -3,11 +3,16 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants } from "./util/constEval";
-import { FileIndex } from "./util/fileIndex";
-import { descendants, namedChildren, unparen } from "./util/nodes";
+import { FileIndex, sharedQualifier } from "./util/fileIndex";
+import { descendants, unparen } from "./util/nodes";
 
 const STEP =
   /\b(\w+)\s*(?:>>=\s*1|\/=\s*2|<<=\s*1|\*=\s*2)\b|\b(\w+)\s*=\s*\2\s*(?:>>\s*1|\/\s*2|<<\s*1|\*\s*2)\b/;
+
+/** STEP, tested only where its cheap necessary part (an operator, maybe `=`, then 1 or 2) is in the text. */
+function hasStep(src: string): boolean {
+  return /[>/<*]=?\s*[12]/.test(src) && STEP.test(src);
+}
 
 /** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it. */
 function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" } | undefined {
@@ -45,6 +50,75 @@ function smallestStride(cond: Node | null, name: string, consts: Constants): num
   return undefined;
 }
 
+/**
+ * Names declared `__shared__` in [start, end), found from the qualifier's text (walking the function's
+ * declarations costs more).
+ */
+function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
+  const shared = new Set<string>();
+  for (const m of idx.scanAll(/\b__shared__\b/g, start, end)) {
+    const decl = sharedQualifier(idx, m.index, m.index + m[0].length)?.parent;
+    if (decl?.type !== "declaration") continue;
+    for (const id of descendants(decl, "identifier")) {
+      const p = id.parent?.type;
+      if (p === "array_declarator" || p === "pointer_declarator" || p === "init_declarator")
+        shared.add(id.text);
+    }
+  }
+  return shared;
+}
+
+const LOOPS: ReadonlySet<string> = new Set([
+  "for_statement",
+  "while_statement",
+  "do_statement",
+  "for_range_loop",
+]);
+
+/** `for` and `while` loops in [start, end), from their keywords, in document order. */
+function forAndWhileLoops(idx: FileIndex, start: number, end: number): Node[] {
+  const out: Node[] = [];
+  for (const m of idx.scanAll(/\b(for|while)\b/g, start, end)) {
+    const type = `${m[0]}_statement`;
+    const owner = idx.ownerOf(m.index, m.index + m[0].length, LOOPS);
+    if (owner) {
+      // its first token, at the match, is the keyword
+      if (owner.type === type && owner.startIndex === m.index) out.push(owner);
+      continue;
+    }
+    const kw = idx.nodeAt(m.index, m.index + m[0].length);
+    const loop = kw.parent;
+    if (kw.type !== m[0] || loop?.type !== type || loop.startIndex !== m.index) continue;
+    out.push(loop);
+  }
+  return out;
+}
+
+/** The stride a loop halves or doubles: its `for` update, or an assignment in a `while` body. */
+function loopStride(loop: Node, body: Node): { name: string; dir: "down" | "up" } | undefined {
+  if (loop.type === "for_statement") return strideUpdate(loop.childForFieldName("update"));
+  let stride: { name: string; dir: "down" | "up" } | undefined;
+  for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a);
+  return stride;
+}
+
+/** Does the loop body index a shared array with the stride, between barriers? */
+function isTreeStep(body: Node, shared: ReadonlySet<string>, stride: string): boolean {
+  const text = body.text;
+  if (!text.includes("__syncthreads")) return false;
+  const hasBarrier = descendants(body, "call_expression").some(
+    (c) => c.childForFieldName("function")?.text === "__syncthreads",
+  );
+  if (!hasBarrier) return false;
+  return descendants(body, "subscript_expression").some((s) => {
+    const arg = s.childForFieldName("argument");
+    const idx = s.childForFieldName("indices") ?? s.childForFieldName("index");
+    return (
+      !!arg && shared.has(arg.text) && !!idx && descendants(idx, "identifier").some((i) => i.text === stride)
+    );
+  });
+}
+
 export const sharedMemoryReduction: Rule = {
   id: "shared-memory-reduction",
   defaultSeverity: "warning",
@@ -53,51 +127,23 @@ export const sharedMemoryReduction: Rule = {
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const consts = Constants.of(idx);
-    for (const { node: fn, start, end } of idx.deviceFunctions()) {
+    for (const { start, end } of idx.deviceFunctions()) {
       // Cheap text test first: only functions with shared memory, a barrier and a halving/doubling step.
       const src = idx.text.slice(start, end);
-      if (!src.includes("__shared__") || !src.includes("__syncthreads") || !STEP.test(src)) continue;
-      const shared = new Set<string>();
-      for (const decl of descendants(fn, "declaration")) {
-        if (!namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "__shared__"))
-          continue;
-        for (const id of descendants(decl, "identifier")) {
-          if (
-            id.parent?.type === "array_declarator" ||
-            id.parent?.type === "pointer_declarator" ||
-            id.parent?.type === "init_declarator"
-          )
-            shared.add(id.text);
-        }
-      }
+      if (!src.includes("__shared__") || !src.includes("__syncthreads") || !hasStep(src)) continue;
+      const shared = sharedNames(idx, start, end);
       if (shared.size === 0) continue;
-      for (const loop of descendants(fn, "for_statement", "while_statement")) {
+      for (const loop of forAndWhileLoops(idx, start, end)) {
         const body = loop.childForFieldName("body");
         if (!body) continue;
-        let stride: { name: string; dir: "down" | "up" } | undefined;
-        if (loop.type === "for_statement") stride = strideUpdate(loop.childForFieldName("update"));
-        else for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a);
+        const stride = loopStride(loop, body);
         if (!stride) continue;
         if (stride.dir === "down") {
           const min = smallestStride(loop.childForFieldName("condition"), stride.name, consts);
           // Stopping at 32 and finishing with shuffles is the recommended hybrid.
           if (min === undefined || min >= 32) continue;
         }
-        const hasBarrier = descendants(body, "call_expression").some(
-          (c) => c.childForFieldName("function")?.text === "__syncthreads",
-        );
-        if (!hasBarrier) continue;
-        const usesSharedWithStride = descendants(body, "subscript_expression").some((s) => {
-          const arg = s.childForFieldName("argument");
-          const idx = s.childForFieldName("indices") ?? s.childForFieldName("index");
-          return (
-            !!arg &&
-            shared.has(arg.text) &&
-            !!idx &&
-            descendants(idx, "identifier").some((i) => i.text === stride.name)
-          );
-        });
-        if (!usesSharedWithStride) continue;
+        if (!isTreeStep(body, shared, stride.name)) continue;
         ctx.report({
           node: loop.child(0) ?? loop,
           message: `Shared-memory tree reduction over \`${stride.name}\`: one __syncthreads() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,

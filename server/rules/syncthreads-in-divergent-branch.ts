@@ -10,24 +10,41 @@ const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
 /** Built-ins that differ between threads of one block. */
 const PER_THREAD: ReadonlySet<string> = new Set(["threadIdx", "laneid", "__lane_id"]);
 
+/** A binding in a function: `int x = …` or `x = …`, its target and value read only when needed. */
+interface Binding {
+  node: Node;
+  /** The whole binding's text: a value can only mention a name its binding's text mentions. */
+  text: string;
+  pair?: { name: string; value: string } | null;
+}
+
+function pairOf(b: Binding): { name: string; value: string } | null {
+  if (b.pair !== undefined) return b.pair;
+  const d = b.node;
+  const target =
+    d.type === "init_declarator"
+      ? declaredName(d.childForFieldName("declarator"))
+      : unparen(d.childForFieldName("left") ?? d);
+  const value = d.childForFieldName(d.type === "init_declarator" ? "value" : "right");
+  b.pair = target?.type === "identifier" && value ? { name: target.text, value: value.text } : null;
+  return b.pair;
+}
+
 /** Names in a function whose value depends on the thread index, found to a fixed point. */
 function threadDependentNames(fn: Node): Set<string> {
   const tainted = new Set<string>();
-  const pairs: { name: string; value: string }[] = [];
-  for (const d of descendants(fn, "init_declarator", "assignment_expression")) {
-    const target =
-      d.type === "init_declarator"
-        ? declaredName(d.childForFieldName("declarator"))
-        : unparen(d.childForFieldName("left") ?? d);
-    const value = d.childForFieldName(d.type === "init_declarator" ? "value" : "right");
-    if (target?.type === "identifier" && value) pairs.push({ name: target.text, value: value.text });
-  }
+  const bindings: Binding[] = descendants(fn, "init_declarator", "assignment_expression").map((node) => ({
+    node,
+    text: node.text,
+  }));
   for (let changed = true; changed;) {
     changed = false;
     const re = taintRegex(tainted);
-    for (const { name, value } of pairs) {
-      if (!tainted.has(name) && re.test(value)) {
-        tainted.add(name);
+    for (const b of bindings) {
+      if (!re.test(b.text)) continue;
+      const pair = pairOf(b);
+      if (pair && !tainted.has(pair.name) && re.test(pair.value)) {
+        tainted.add(pair.name);
         changed = true;
       }
     }
@@ -39,9 +56,8 @@ function taintRegex(tainted: ReadonlySet<string>): RegExp {
   return new RegExp(`\\b(${[...PER_THREAD, ...tainted].join("|")})\\b`);
 }
 
-function dependsOnThread(n: Node, tainted: ReadonlySet<string>): boolean {
-  return taintRegex(tainted).test(n.text);
-}
+/** Thread-index built-ins by name: a condition naming one depends on the thread without further analysis. */
+const DIRECT = taintRegex(new Set());
 
 /** The condition that decides whether `child` of `branch` runs, if `branch` is a control statement. */
 function controllingCondition(branch: Node, child: Node): Node | undefined {
@@ -97,8 +113,11 @@ export const syncthreadsInDivergentBranch: Rule = {
           const cond = controllingCondition(a, child);
           child = a;
           if (!cond) continue;
-          tainted ??= threadDependentNames(fn);
-          if (!dependsOnThread(cond, tainted)) continue;
+          const text = cond.text;
+          if (!DIRECT.test(text)) {
+            tainted ??= threadDependentNames(fn);
+            if (!taintRegex(tainted).test(text)) continue;
+          }
           // Relative, so the message still holds when edits above move the function.
           const above = call.startPosition.row - cond.startPosition.row;
           const where = above === 0 ? "on this line" : above === 1 ? "1 line above" : `${above} lines above`;

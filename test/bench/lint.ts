@@ -1,40 +1,18 @@
 // `npm run bench:lint`: how fast the lints are and how much memory the server holds.
-// Prints: warm full lint of a 5,000-line .cu (goal <= 20 ms), one-character edit to new diagnostics
-// p50/p95 (goal p95 <= 10 ms; in the engine, and end to end over LSP stdio with no debounce), throughput
-// in MB/s, the slowest rules, and the server's resident memory after linting a 1,000-file workspace
-// (goal <= 200 MB) and after closing them all (trees freed).
+// Prints: warm full lint of a 5,000-line .cu (goal <= 10 ms), CPU per rule and per shared reader, the
+// lint after edits that change a whole-file fact (an opt-in attribute, a constant, a file-scope __half),
+// one-character edit to new diagnostics p50/p95 (goal p95 <= 10 ms; in the engine, and end to end over
+// LSP stdio with no debounce), throughput in MB/s, and the server's resident memory after linting a
+// 1,000-file workspace (goal <= 200 MB) and after closing them all (trees freed). The engine's figures
+// are in lintEngine.ts.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { lintTree } from "../../server/lint/engine";
-import { LintDocument } from "../../server/lint/lintDocument";
-import { cudaParser, type CudaParser, type TextChange } from "../../server/lint/parser";
-import { rules } from "../../server/rules/index";
+import { errorMessage } from "../../server/util/errorMessage";
 import { REPO, startLsp } from "../integration/lspClient";
-
-const OPTS = { fileName: "bench.cu", targets: [75, 90], rules };
-
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
-const ms = (x: number): string => `${x.toFixed(2)} ms`;
-
-/**
- * Wall and CPU milliseconds of `fn`. On a shared, loaded machine the wall time includes waiting for a
- * core; CPU time (this process, user + system) is closer to what an idle machine would show.
- */
-function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
-  const c = process.cpuUsage();
-  const t = performance.now();
-  const value = fn();
-  const wall = performance.now() - t;
-  const d = process.cpuUsage(c);
-  return { value, wall, cpu: (d.user + d.system) / 1000 };
-}
-const both = (wall: number[], cpu: number[], p: number): string =>
-  `${ms(pct(wall, p))} wall / ${ms(pct(cpu, p))} cpu`;
+import { pointAt } from "../unit/lint/editing";
+import { engineFigures, ms, pct } from "./lintEngine";
 
 /** A kernel's name after `__global__ void` (and `__launch_bounds__(…)`, which is not the name). */
 const KERNEL_NAME = /(__global__ void\s+(?:__launch_bounds__\([^)]*\)\s*)?)(\w+)/g;
@@ -58,153 +36,6 @@ function workload(lines: number): string {
     n += part.split("\n").length;
   }
   return out.join("\n");
-}
-
-function pointAt(text: string, offset: number): { row: number; column: number } {
-  const before = text.slice(0, offset);
-  return { row: before.split("\n").length - 1, column: offset - before.lastIndexOf("\n") - 1 };
-}
-
-async function engineFigures(text: string): Promise<void> {
-  const parser = await cudaParser();
-  const bytes = Buffer.byteLength(text);
-  // Warm-up: JIT, wasm tiers.
-  for (let i = 0; i < 5; i++) new LintDocument(parser, text).lint(OPTS);
-
-  const full: number[] = [];
-  const fullCpu: number[] = [];
-  const rulesOnly: number[] = [];
-  const rulesCpu: number[] = [];
-  const parseOnly: number[] = [];
-  const parseCpu: number[] = [];
-  const perRule = new Map<string, number[]>();
-  for (let i = 0; i < 30; i++) {
-    const doc = new LintDocument(parser, text);
-    const f = timed(() => doc.lint(OPTS));
-    full.push(f.wall);
-    fullCpu.push(f.cpu);
-    if (f.value.kind !== "linted")
-      throw new Error(`not linted: ${f.value.kind === "skipped" ? f.value.reason : ""}`);
-    doc.dispose();
-    const parsed = timed(() => parser.parse(text)!);
-    parseOnly.push(parsed.wall);
-    parseCpu.push(parsed.cpu);
-    const tree = parsed.value;
-    const r = timed(() => lintTree(tree, text, OPTS));
-    rulesOnly.push(r.wall);
-    rulesCpu.push(r.cpu);
-    for (const [id, t] of r.value.timings) perRule.set(id, [...(perRule.get(id) ?? []), t]);
-    tree.delete();
-  }
-  const lines = text.split("\n").length;
-  const probe = parser.parse(text)!;
-  const clean = !probe.rootNode.hasError;
-  probe.delete();
-  console.log(
-    `workload: ${lines} lines, ${(bytes / 1024).toFixed(0)} KiB, ${rules.length} rules, ${clean ? "no syntax errors" : "HAS SYNTAX ERRORS"}`,
-  );
-  console.log(
-    `full lint from scratch (parse + all rules): median ${both(full, fullCpu, 50)}, p95 ${both(full, fullCpu, 95)}`,
-  );
-  console.log(`  of which parse: median ${both(parseOnly, parseCpu, 50)}`);
-  console.log(
-    `warm full lint (all rules over the whole file, tree already parsed): median ${both(rulesOnly, rulesCpu, 50)}, p95 ${both(rulesOnly, rulesCpu, 95)}   goal <= 20 ms`,
-  );
-  console.log(
-    `throughput (cpu time): ${(bytes / 1e6 / (pct(fullCpu, 50) / 1000)).toFixed(1)} MB/s full lint, ${(bytes / 1e6 / (pct(parseCpu, 50) / 1000)).toFixed(1)} MB/s parse only`,
-  );
-  const slowest = [...perRule].map(([id, xs]) => [id, pct(xs, 50)] as const).sort((a, b) => b[1] - a[1]);
-  console.log(
-    `rules, median wall ms per full pass: ${slowest.map(([id, x]) => `${id} ${x.toFixed(2)}`).join(", ")}`,
-  );
-
-  // One-character edits inside function bodies: incremental reparse + the rules.
-  const typing = editFigures(parser, text, "typing", 300);
-  console.log(
-    `one-character edit -> new findings (engine): p50 ${both(typing.wall, typing.cpu, 50)}, p95 ${both(typing.wall, typing.cpu, 95)}   goal p95 <= 10 ms`,
-  );
-  console.log(
-    `  of which incremental reparse: p50 ${ms(pct(typing.reparse, 50))} cpu, p95 ${ms(pct(typing.reparse, 95))} cpu (the rest is the rules)`,
-  );
-  console.log(
-    `  rules ran over the edited definitions only after ${typing.scopes.window} of ${typing.wall.length} edits (the whole file after ${typing.scopes.file})`,
-  );
-  const breaking = editFigures(parser, text, "breaking", 200);
-  console.log(
-    `one-character edit that breaks the syntax (a random character deleted, then put back): p50 ${both(breaking.wall, breaking.cpu, 50)}, p95 ${both(breaking.wall, breaking.cpu, 95)}`,
-  );
-  console.log(
-    `  of which incremental reparse: p50 ${ms(pct(breaking.reparse, 50))} cpu, p95 ${ms(pct(breaking.reparse, 95))} cpu; edited definitions only after ${breaking.scopes.window} of ${breaking.wall.length} edits`,
-  );
-}
-
-/**
- * Pairs of one-character edits at the start of a line inside a function body, each followed by a lint:
- * "typing" inserts a space and deletes it again; "breaking" deletes the character there (a brace, a
- * letter of a keyword...) and types it back. Either way the file is the workload again after each pair.
- */
-function editFigures(
-  parser: CudaParser,
-  text: string,
-  kind: "typing" | "breaking",
-  count: number,
-): {
-  wall: number[];
-  cpu: number[];
-  reparse: number[];
-  scopes: Record<"file" | "window" | "unchanged", number>;
-} {
-  const doc = new LintDocument(parser, text);
-  doc.lint(OPTS);
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  const reparse: number[] = [];
-  const scopes = { file: 0, window: 0, unchanged: 0 };
-  const bodies = [...text.matchAll(/\{\n/g)].map((m) => m.index + 2);
-  let seed = kind === "typing" ? 1 : 7;
-  for (let i = 0; i < count; i++) {
-    if (i % 2 === 0) seed = (seed * 48271) % 2147483647;
-    let at = bodies[seed % bodies.length]!;
-    if (kind === "breaking") while (/\s/.test(text[at] ?? "x")) at++;
-    const removeFirst = kind === "breaking";
-    const first = i % 2 === 0;
-    const current = first
-      ? text
-      : removeFirst
-        ? text.slice(0, at) + text.slice(at + 1)
-        : text.slice(0, at) + " " + text.slice(at);
-    const removing = first === removeFirst;
-    const inserted = removeFirst ? text[at]! : " ";
-    const change: TextChange = removing
-      ? {
-          startOffset: at,
-          oldEndOffset: at + 1,
-          start: pointAt(current, at),
-          oldEnd: pointAt(current, at + 1),
-          newText: "",
-        }
-      : {
-          startOffset: at,
-          oldEndOffset: at,
-          start: pointAt(current, at),
-          oldEnd: pointAt(current, at),
-          newText: inserted,
-        };
-    const next = removing
-      ? current.slice(0, at) + current.slice(at + 1)
-      : current.slice(0, at) + inserted + current.slice(at);
-    const e = timed(() => {
-      doc.update(next, [change]);
-      const r = timed(() => doc.syntaxTree());
-      reparse.push(r.cpu);
-      return doc.lint(OPTS);
-    });
-    if (e.value.kind === "linted") scopes[e.value.scope]++;
-    wall.push(e.wall);
-    cpu.push(e.cpu);
-  }
-  doc.dispose();
-  return { wall, cpu, reparse, scopes };
 }
 
 /** The server to measure: the bundle when built (what the extension runs), else the CLI from source. */
@@ -341,6 +172,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : String(err));
+  console.error(errorMessage(err));
   process.exitCode = 1;
 });

@@ -103,10 +103,9 @@ function branchActive(branch: Node, arch: number): Tri {
 export function archOffRanges(idx: FileIndex, lowArchs: readonly number[]): [number, number][] {
   const out: [number, number][] = [];
   if (lowArchs.length === 0) return out;
-  for (const m of idx.scan(/^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else)\b/gm)) {
-    const hash = m.index + m[0].indexOf("#");
-    const tok = idx.nodeAt(hash, m.index + m[0].length);
-    const arm = ARMS.has(tok.type) ? tok : tok.parent;
+  for (const d of idx.windowDirectives()) {
+    if (!ARM_WORDS.has(d.word)) continue;
+    const arm = idx.ownerOf(d.hash, d.end, ARMS) ?? armOf(idx.nodeAt(d.hash, d.end));
     if (!arm || !ARMS.has(arm.type)) continue;
     if (!lowArchs.every((sm) => branchActive(arm, sm * 10) === false)) continue;
     const head = arm.childForFieldName("condition") ?? arm.childForFieldName("name") ?? arm.child(0);
@@ -117,6 +116,13 @@ export function archOffRanges(idx: FileIndex, lowArchs: readonly number[]): [num
 }
 
 const ARMS: ReadonlySet<string> = new Set(["preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else"]);
+const ARM_WORDS: ReadonlySet<string> = new Set(["if", "ifdef", "ifndef", "elif", "else"]);
+const IF_ARMS: ReadonlySet<string> = new Set(["preproc_if", "preproc_elif"]);
+
+/** The arm a directive's token belongs to: the token itself or its parent. */
+function armOf(tok: Node): Node | null {
+  return ARMS.has(tok.type) ? tok : tok.parent;
+}
 
 export function inRanges(offset: number, ranges: readonly [number, number][]): boolean {
   return ranges.some(([a, b]) => offset >= a && offset < b);
@@ -124,14 +130,18 @@ export function inRanges(offset: number, ranges: readonly [number, number][]): b
 
 /** Does the file guard anything on __CUDA_ARCH__ >= 800 at all (for the `cuda_bf16.h` include check)? */
 export function hasBf16Guard(idx: FileIndex): boolean {
+  idx.reads("context:guard");
   return idx.shared("hasBf16Guard", () => findBf16Guard(idx));
 }
 
 function findBf16Guard(idx: FileIndex): boolean {
-  for (const m of idx.scanAll(/^[ \t]*#[ \t]*(if|elif)\b/gm)) {
-    const hash = m.index + m[0].indexOf("#");
-    const tok = idx.nodeAt(hash, m.index + m[0].length);
-    const n = tok.type === "preproc_if" || tok.type === "preproc_elif" ? tok : tok.parent;
+  for (const d of idx.directives()) {
+    if (d.word !== "if" && d.word !== "elif") continue;
+    let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
+    if (!n) {
+      const tok = idx.nodeAt(d.hash, d.end);
+      n = IF_ARMS.has(tok.type) ? tok : tok.parent;
+    }
     const c = n?.childForFieldName("condition");
     if (!c) continue;
     const lo = truth(c, 750);

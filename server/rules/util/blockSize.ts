@@ -1,7 +1,7 @@
 // Block sizes known at lint time: launch configurations and __launch_bounds__. Shared by the two
 // block-size rules so each reports its own finding.
 import type { Node } from "web-tree-sitter";
-import type { LintContext } from "../rule";
+import type { Fix, LintContext, Rule } from "../rule";
 import { Constants } from "./constEval";
 import { FileIndex, kernelLaunches } from "./fileIndex";
 import { namedChildren } from "./nodes";
@@ -10,10 +10,12 @@ export interface KnownBlockSize {
   /** The node to report on. */
   node: Node;
   dims: [number, number, number];
-  /** A literal that alone sets the thread count, for the round-up fix. */
-  literal?: Node;
+  /** A literal that alone sets the thread count, for the round-up fix (looked up only when needed). */
+  literal(): Node | undefined;
   source: "launch" | "launch_bounds";
 }
+
+const LAUNCH_BOUNDS: ReadonlySet<string> = new Set(["launch_bounds"]);
 
 export function knownBlockSizes(ctx: LintContext): KnownBlockSize[] {
   const idx = FileIndex.of(ctx);
@@ -27,10 +29,11 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
     const block = config[1];
     if (!block) continue;
     const dims = consts.dims(block);
-    if (dims) out.push({ node: block, dims, literal: consts.sourceLiteral(block), source: "launch" });
+    if (dims) out.push({ node: block, dims, literal: () => consts.sourceLiteral(block), source: "launch" });
   }
   for (const m of idx.scan(/\b__launch_bounds__\b/g)) {
-    const lb = idx.nodeAt(m.index, m.index + m[0].length).parent;
+    const end = m.index + m[0].length;
+    const lb = idx.ownerOf(m.index, end, LAUNCH_BOUNDS) ?? idx.nodeAt(m.index, end).parent;
     if (lb?.type !== "launch_bounds") continue;
     const first = namedChildren(lb)[0];
     if (!first) continue;
@@ -39,9 +42,28 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
       out.push({
         node: first,
         dims: [v, 1, 1],
-        literal: consts.sourceLiteral(first),
+        literal: () => consts.sourceLiteral(first),
         source: "launch_bounds",
       });
   }
   return out;
+}
+
+/**
+ * A rule over the block sizes known at lint time: `judge` gives a size's finding (message and fixes),
+ * or nothing. The two block-size rules share the sizes and differ only in their judgement.
+ */
+export function blockSizeRule(
+  meta: Omit<Rule, "check">,
+  judge: (b: KnownBlockSize) => { message: string; fixes?: Fix[] } | undefined,
+): Rule {
+  return {
+    ...meta,
+    check(ctx) {
+      for (const b of knownBlockSizes(ctx)) {
+        const finding = judge(b);
+        if (finding) ctx.report({ node: b.node, ...finding });
+      }
+    },
+  };
 }

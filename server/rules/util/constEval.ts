@@ -1,6 +1,7 @@
 // Integer constant evaluation at lint time: literals, arithmetic, sizeof, casts, and names bound to
 // `#define`s, `const`/`constexpr` values, `dim3` declarations and locals assigned exactly once.
 import type { Node } from "web-tree-sitter";
+import { bindingAt, describeSite, sitesIn, type Binding, type BindingSite } from "./constSites";
 import type { FileIndex } from "./fileIndex";
 import { namedChildren, unparen } from "./nodes";
 
@@ -135,54 +136,6 @@ function evalMacroText(
 }
 
 /**
- * Whether the name at `index` may bind or rebind it there, from the text alone: a definition
- * (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`). Plain uses are not.
- */
-function mayBind(text: string, index: number, name: string): boolean {
-  const end = index + name.length;
-  const after = text.slice(end, end + 4);
-  const before = text.slice(Math.max(0, index - 12), index);
-  const isDef =
-    /#\s*define\s+$/.test(before) || /^\s*[=({]/.test(after) || /^\s*([-+*/%&|^]|<<|>>)=/.test(after);
-  const isIncDec = /(\+\+|--)\s*$/.test(before) || /^\s*(\+\+|--)/.test(after);
-  return isDef || isIncDec;
-}
-
-/** The text from `index` to the end of its statement: the `;`, or the line of a `#define` (with continuations). */
-function statementFrom(text: string, index: number): string {
-  const lineStart = text.lastIndexOf("\n", index - 1) + 1;
-  if (/^\s*#/.test(text.slice(lineStart, index))) {
-    let end = index;
-    for (;;) {
-      const nl = text.indexOf("\n", end);
-      if (nl < 0) return text.slice(index);
-      if (!/\\\s*$/.test(text.slice(end, nl))) return text.slice(index, nl);
-      end = nl + 1;
-    }
-  }
-  const semi = text.indexOf(";", index);
-  return text.slice(index, semi < 0 ? text.length : semi + 1);
-}
-
-/**
- * Every place in `text` that may bind `name`, each with the rest of its statement. Two texts with the
- * same list give the name the same bindings (server/lint/incremental.ts compares an edited window so).
- */
-export function constantSites(text: string, name: string): string[] {
-  if (!/^[A-Za-z_]\w*$/.test(name)) return [text];
-  const out: string[] = [];
-  for (const m of text.matchAll(new RegExp(`\\b${name}\\b`, "g")))
-    if (mayBind(text, m.index, name)) out.push(statementFrom(text, m.index));
-  return out;
-}
-
-/** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
-type Binding =
-  { kind: "expr"; node: Node } | { kind: "macro"; text: string } | { kind: "dim3"; args: Node[] };
-
-const NAME_NODES: ReadonlySet<string> = new Set(["identifier", "type_identifier"]);
-
-/**
  * Constant bindings of one file, looked up on demand by name. Locals count only when nothing assigns
  * them again, so `int threads = 256; ... threads = n;` is not taken as 256.
  */
@@ -205,53 +158,14 @@ export class Constants {
     this.bindings.set(name, []);
     // Bindings may lie anywhere in the file, also outside a windowed run's window.
     this.idx.facts.constantNames.add(name);
-    for (const m of this.idx.scanAll(new RegExp(`\\b${name}\\b`, "g"))) {
-      // Text first: plain uses are skipped without asking the tree.
-      if (!mayBind(this.idx.text, m.index, name)) continue;
-      const end = m.index + name.length;
-      const n = this.idx.nodeAt(m.index, end);
-      if (!NAME_NODES.has(n.type) || n.startIndex !== m.index) continue;
-      const p = n.parent;
-      if (!p) continue;
-      if (p.type === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
-        const value = p.childForFieldName("value")?.text;
-        if (value) found.push({ b: { kind: "macro", text: value }, isConst: true });
-      } else if (p.type === "init_declarator" && p.childForFieldName("declarator")?.id === n.id) {
-        const decl = p.parent;
-        const value = p.childForFieldName("value");
-        const type = decl?.childForFieldName("type");
-        if (!decl || !value || !type) continue;
-        const isConst = namedChildren(decl).some(
-          (c) => c.type === "type_qualifier" && (c.text === "const" || c.text === "constexpr"),
-        );
-        if (type.text === "dim3") {
-          // dim3 b(256, 4) | dim3 b{256} | dim3 b = dim3(256)
-          const inner = value.type === "call_expression" ? value.childForFieldName("arguments") : value;
-          const args = inner ? namedChildren(inner).filter((a) => a.type !== "comment") : [];
-          if (
-            value.type === "argument_list" ||
-            value.type === "initializer_list" ||
-            value.type === "call_expression"
-          )
-            found.push({ b: { kind: "dim3", args }, isConst });
-          else found.push({ b: { kind: "expr", node: value }, isConst });
-        } else found.push({ b: { kind: "expr", node: value }, isConst });
-      } else if (p.type === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
-        // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
-        const decl = p.parent;
-        const params = p.childForFieldName("parameters");
-        if (decl?.type !== "declaration" || decl.childForFieldName("type")?.text !== "dim3" || !params)
-          continue;
-        const isConst = namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "const");
-        const args = namedChildren(params).map((q) => q.childForFieldName("type") ?? q);
-        found.push({ b: { kind: "dim3", args }, isConst });
-      } else if (
-        (p.type === "assignment_expression" && p.childForFieldName("left")?.id === n.id) ||
-        p.type === "update_expression"
-      ) {
-        reassigned = true;
-      }
+    const sites: BindingSite[] = [];
+    for (const at of sitesIn(this.idx.text, name)) {
+      const site = bindingAt(this.idx, at, name);
+      sites.push({ at, what: describeSite(site) });
+      if (site === "reassigned") reassigned = true;
+      else if (site) found.push(site);
     }
+    this.idx.facts.constantSites.set(name, sites);
     const list = found.filter((f) => f.isConst || !reassigned).map((f) => f.b);
     this.bindings.set(name, list);
     return list;
@@ -260,6 +174,8 @@ export class Constants {
   /** A name bound to one value only (two different bindings, e.g. in two functions, make it unknown). */
   private readonly singles = new Map<string, Binding | undefined>();
   private single(name: string): Binding | undefined {
+    // Every lookup, also of a name looked up before: the rule asking now depends on its bindings.
+    this.idx.reads(`const:${name}`);
     if (!this.singles.has(name)) this.singles.set(name, this.findSingle(name));
     return this.singles.get(name);
   }

@@ -8,6 +8,9 @@
 // is kept in `facts`, so the next windowed run can tell whether findings outside its window still hold.
 import type { Node, Tree } from "web-tree-sitter";
 import type { LintContext } from "../rule";
+import type { BindingSite } from "./constSites";
+import { DependencyRecorder, type Dependency } from "./dependencies";
+import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
 
 export interface FunctionInfo {
@@ -34,8 +37,12 @@ export interface PlacedHalfEntry {
 export interface FileFacts {
   /** Names whose constant bindings a rule looked up (their definitions may lie anywhere in the file). */
   constantNames: Set<string>;
+  /** Per name looked up in this run, every place that may bind it and what binds it there. */
+  constantSites: Map<string, BindingSite[]>;
   /** The file-scope FP16/BF16 declarations (they type names in every function). */
   fileHalfEntries: PlacedHalfEntry[];
+  /** Every half type name and what reading it looked at (the relint checks those next to its window). */
+  halfNames: HalfName[];
   /** A finding depended on text beyond its own definition (a launch or index outside any function). */
   fileWide: boolean;
 }
@@ -43,6 +50,7 @@ export interface FileFacts {
 /** Given to a windowed run: what earlier runs found outside the window, in this text's offsets. */
 export interface Carried {
   fileHalfEntries: PlacedHalfEntry[];
+  halfNames: HalfName[];
 }
 
 const cache = new WeakMap<Tree, FileIndex>();
@@ -53,6 +61,9 @@ const LOOP_TYPES: ReadonlySet<string> = new Set([
   "do_statement",
   "for_range_loop",
 ]);
+
+const FUNCTION: ReadonlySet<string> = new Set(["function_definition"]);
+const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
 
 /** Nodes that can hold function definitions at or near file level. */
 const CONTAINERS: ReadonlySet<string> = new Set([
@@ -76,13 +87,37 @@ export class FileIndex {
   /** Per-file values shared by the rules of one run (launches, constants, half declarations). */
   private readonly memo = new Map<string, unknown>();
 
+  /** Which whole-file facts each rule of the run read (see dependencies.ts). */
+  readonly deps = new DependencyRecorder();
+
   shared<T>(key: string, make: () => T): T {
-    if (!this.memo.has(key)) this.memo.set(key, make());
-    return this.memo.get(key) as T;
+    return this.deps.shared(key, this.memo, make);
+  }
+
+  /** Takes over the shared values `keys` that `other`, an index over the same tree and text, has made. */
+  takeOver(other: FileIndex, keys: readonly string[]): void {
+    for (const k of keys) if (other.memo.has(k)) this.memo.set(k, other.memo.get(k));
+  }
+
+  /** The running rule's findings depend on `fact` (a whole-file fact: see dependencies.ts). */
+  reads(fact: Dependency): void {
+    this.deps.reads(fact);
+  }
+
+  /** A finding depended on text beyond its own definition (a launch or index outside any function). */
+  readsWholeFile(): void {
+    this.facts.fileWide = true;
+    this.reads("fileWide");
   }
 
   readonly window: LintWindow;
-  readonly facts: FileFacts = { constantNames: new Set(), fileHalfEntries: [], fileWide: false };
+  readonly facts: FileFacts = {
+    constantNames: new Set(),
+    constantSites: new Map(),
+    fileHalfEntries: [],
+    halfNames: [],
+    fileWide: false,
+  };
 
   private constructor(
     readonly tree: Tree,
@@ -110,6 +145,18 @@ export class FileIndex {
 
   nodeAt(start: number, end: number): Node {
     return this.root.descendantForIndex(start, end) ?? this.root;
+  }
+
+  /**
+   * The node of one of `types` that the keyword token at [start, end) belongs to (`__global__` →
+   * function_definition, `<<<` → kernel_call_syntax, `for` → for_statement), found in one call: the
+   * smallest named node around the token. Asking for the token and then its parent costs two, and
+   * Node.parent walks down from the root. Undefined where that node is of another type (the callers then
+   * ask the old way: the token may be a comment, or a named node of its own).
+   */
+  ownerOf(start: number, end: number, types: ReadonlySet<string>): Node | undefined {
+    const n = this.root.namedDescendantForIndex(start, end);
+    return n && types.has(n.type) ? n : undefined;
   }
 
   /** Every match of a global regex in [from, to), within the run's window. */
@@ -147,8 +194,8 @@ export class FileIndex {
     if (this.deviceFns) return this.deviceFns;
     const byId = new Map<number, FunctionInfo>();
     for (const m of this.scan(/\b(__global__|__device__)\b/g)) {
-      const tok = this.nodeAt(m.index, m.index + m[0].length);
-      const fn = tok.parent;
+      const end = m.index + m[0].length;
+      const fn = this.ownerOf(m.index, end, FUNCTION) ?? this.nodeAt(m.index, end).parent;
       if (!fn || fn.type !== "function_definition") continue;
       const known = byId.get(fn.id);
       if (known) {
@@ -173,50 +220,61 @@ export class FileIndex {
   /**
    * The innermost function definition containing `offset`, found top-down through the file's top-level
    * structure (templates, namespaces, `extern "C"`, preprocessor blocks, classes): Node.parent costs
-   * grow with the number of top-level items, so walking up from many nodes is avoided.
+   * grow with the number of top-level items, so walking up from many nodes is avoided. Callers ask in
+   * document order, mostly inside one function after another: the last answer is tried first.
    */
   functionAt(offset: number): Node | undefined {
+    const last = this.lastFunction;
+    if (last && offset >= last.start && offset < last.end) return last.node;
     let node: Node = this.root;
     for (let depth = 0; depth < 12; depth++) {
-      const kids = this.childrenOf(node);
-      let lo = 0;
-      let hi = kids.length - 1;
-      let next: Node | undefined;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const k = kids[mid]!;
-        if (offset < k.start) hi = mid - 1;
-        else if (offset >= k.end) lo = mid + 1;
-        else {
-          next = k.node;
-          break;
-        }
-      }
+      const next = this.childAt(node, offset);
       if (!next) return undefined;
-      if (next.type === "function_definition") return next;
+      if (next.type === "function_definition") {
+        this.lastFunction = { node: next, start: next.startIndex, end: next.endIndex };
+        return next;
+      }
       if (!CONTAINERS.has(next.type)) return undefined;
       node = next;
     }
     return undefined;
   }
 
-  /** Named children with their offsets read once (each endIndex read is a call into the wasm). */
-  private readonly kids = new Map<number, { node: Node; start: number; end: number }[]>();
-  private childrenOf(n: Node): { node: Node; start: number; end: number }[] {
-    let k = this.kids.get(n.id);
-    if (!k) {
-      k = n.namedChildren
-        .filter((c): c is Node => c !== null)
-        .map((c) => ({ node: c, start: c.startIndex, end: c.endIndex }));
-      this.kids.set(n.id, k);
-    }
-    return k;
+  private lastFunction: { node: Node; start: number; end: number } | undefined;
+
+  /**
+   * The named child of `n` containing `offset`. tree-sitter's own search (the first child ending after
+   * `offset`) reads one node; listing the children first would read every top-level item.
+   */
+  private childAt(n: Node, offset: number): Node | undefined {
+    const k = n.firstNamedChildForIndex(offset);
+    return k && k.startIndex <= offset ? k : undefined;
+  }
+
+  /**
+   * Preprocessor lines of the whole file, in one pass shared by the rules: a `#` with only spaces and
+   * tabs before it on its line, and the word after it (`if`, `include`...).
+   */
+  directives(): readonly Directive[] {
+    return this.shared("directives", () => findDirectives(this.text, 0, this.text.length));
+  }
+
+  /** The preprocessor lines starting in the run's window (read there only, unless the whole file's are known). */
+  windowDirectives(): readonly Directive[] {
+    const { start, end } = this.window;
+    if (start === 0 && end === this.text.length) return this.directives();
+    return this.shared("windowDirectives", () => findDirectives(this.text, start, end));
   }
 
   /** Loop statements in [from, to), from their keywords, in document order. */
   loops(from: number, to: number): Node[] {
     const out: Node[] = [];
     for (const m of this.scan(/\b(for|while|do)\b/g, from, to)) {
+      const owner = this.ownerOf(m.index, m.index + m[0].length, LOOP_TYPES);
+      if (owner?.startIndex === m.index) {
+        out.push(owner); // its first token, at the match, is the keyword
+        continue;
+      }
       const kw = this.nodeAt(m.index, m.index + m[0].length);
       const loop = kw.parent;
       if (loop && kw.type === m[0] && LOOP_TYPES.has(loop.type) && loop.startIndex === m.index)
@@ -248,6 +306,53 @@ export class FileIndex {
   }
 }
 
+/** A preprocessor line: where it starts, where its `#` is and the directive's word (empty if none). */
+export interface Directive {
+  lineStart: number;
+  hash: number;
+  word: string;
+  /** The end of the word. */
+  end: number;
+}
+
+/** Character codes of the line terminators JavaScript's multiline `^` sees, and of the space and tab. */
+const LINE_END_CODES: ReadonlySet<number> = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
+const SPACE = 0x20;
+const TAB = 0x09;
+
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/** The preprocessor lines whose line starts in [from, to) (character codes: this runs on every edit). */
+function findDirectives(text: string, from: number, to: number): Directive[] {
+  const out: Directive[] = [];
+  for (let hash = text.indexOf("#", from); hash >= 0; hash = text.indexOf("#", hash + 1)) {
+    let lineStart = hash;
+    for (let c = text.charCodeAt(lineStart - 1); c === SPACE || c === TAB; c = text.charCodeAt(lineStart - 1))
+      lineStart--;
+    if (lineStart >= to) break;
+    if (lineStart < from || (lineStart > 0 && !LINE_END_CODES.has(text.charCodeAt(lineStart - 1)))) continue;
+    let start = hash + 1;
+    for (let c = text.charCodeAt(start); c === SPACE || c === TAB; c = text.charCodeAt(start)) start++;
+    let end = start;
+    while (isWordCode(text.charCodeAt(end))) end++;
+    out.push({ lineStart, hash, word: text.slice(start, end), end });
+  }
+  return out;
+}
+
+const QUALIFIER: ReadonlySet<string> = new Set(["type_qualifier"]);
+
+/** The type qualifier a `__shared__` token at [start, end) is (or is in), if any. */
+export function sharedQualifier(idx: FileIndex, start: number, end: number): Node | undefined {
+  const q = idx.ownerOf(start, end, QUALIFIER);
+  if (q) return q;
+  const tok = idx.nodeAt(start, end);
+  if (tok.type === "type_qualifier") return tok;
+  return tok.parent?.type === "type_qualifier" ? tok.parent : undefined;
+}
+
 /** The nearest enclosing function definition, by walking up (each step ~1.5 µs: use for few nodes). */
 export function enclosingFunctionOf(node: Node): Node | undefined {
   for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
@@ -262,8 +367,11 @@ export function kernelLaunches(idx: FileIndex): { call: Node; config: Node[] }[]
 function findLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
   const out: { call: Node; config: Node[] }[] = [];
   for (const m of idx.scan(/<<</g)) {
-    const tok = idx.nodeAt(m.index, m.index + 3);
-    const k = tok.type === "kernel_call_syntax" ? tok : tok.parent;
+    let k = idx.ownerOf(m.index, m.index + 3, KERNEL_CALL);
+    if (!k) {
+      const tok = idx.nodeAt(m.index, m.index + 3);
+      k = tok.type === "kernel_call_syntax" ? tok : (tok.parent ?? undefined);
+    }
     if (k?.type !== "kernel_call_syntax" || k.parent?.type !== "call_expression") continue;
     out.push({
       call: k.parent,

@@ -175,6 +175,25 @@ export class HalfScope {
     return this.outer?.lookup(name);
   }
 
+  /** Matches any name declared here or in an enclosing scope, anywhere in a string (no word boundaries). */
+  private anyName: RegExp | null | undefined;
+
+  /**
+   * Whether `text` contains a name that this scope or an enclosing one declares, as a substring: a cheap
+   * test before reading declarations out of the text (false means `lookup` of any word in it is undefined).
+   */
+  mayMention(text: string): boolean {
+    if (this.anyName === undefined) {
+      const names = [...this.allNames()].filter((n) => /^[A-Za-z_]\w*$/.test(n));
+      this.anyName = names.length > 0 ? new RegExp(names.join("|")) : null;
+    }
+    return this.anyName !== null && this.anyName.test(text);
+  }
+
+  private allNames(): Set<string> {
+    return new Set([...this.names.keys(), ...(this.outer?.allNames() ?? [])]);
+  }
+
   /** Names declared in this scope with a half type. */
   halfNames(): string[] {
     return [...this.names].flatMap(([n, t]) => (t ? [n] : []));

@@ -1,25 +1,17 @@
 // `cuda-kernel-dev lint` end to end: a real process on a throwaway project.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
+import { project as tempProject } from "./project";
 
 const REPO = join(__dirname, "..", "..", "..");
 const MAIN = join(REPO, "server", "cli", "main.ts");
 // The projects live in a temp folder, where the bare specifier "tsx" would not resolve.
 const TSX = pathToFileURL(join(REPO, "node_modules", "tsx", "dist", "loader.mjs")).href;
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "ckd-cli-"));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  return root;
-}
+const project = (files: Record<string, string>): string => tempProject(files, "ckd-cli-");
 
 function lint(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ["--import", TSX, MAIN, "lint", ...args], {

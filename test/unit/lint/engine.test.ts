@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { lintSource } from "../../../server/lint/lintDocument";
-import { lintTree } from "../../../server/lint/engine";
+import { lintTree, type LintOptions, type LintResult } from "../../../server/lint/engine";
 import { cudaParser } from "../../../server/lint/parser";
 import { shflRule, syncRule, throwingRule } from "./testRules";
 
@@ -60,25 +60,27 @@ test("severity overrides change the level or turn a rule off", async () => {
   );
 });
 
-test("a throwing rule is isolated: its failure is reported and the other rules still run", async () => {
-  const parser = await cudaParser();
-  const text = "__global__ void k(){ __syncthreads(); }";
-  const tree = parser.parse(text)!;
+/** lintTree over a parsed `text` (the tree freed after), for what lintSource does not return. */
+async function lintParsed(text: string, opts: Omit<LintOptions, "fileName">): Promise<LintResult> {
+  const tree = (await cudaParser()).parse(text)!;
   try {
-    const out = lintTree(tree, text, {
-      fileName: "a.cu",
-      targets: [90, 75, 90],
-      rules: [throwingRule, syncRule],
-    });
-    assert.deepEqual(
-      out.findings.map((f) => f.rule),
-      ["test-sync"],
-    );
-    assert.equal(out.failures[0]!.rule, "test-throws");
-    assert.match(out.failures[0]!.message, /boom/);
+    return lintTree(tree, text, { fileName: "a.cu", ...opts });
   } finally {
     tree.delete();
   }
+}
+
+test("a throwing rule is isolated: its failure is reported and the other rules still run", async () => {
+  const out = await lintParsed("__global__ void k(){ __syncthreads(); }", {
+    targets: [90, 75, 90],
+    rules: [throwingRule, syncRule],
+  });
+  assert.deepEqual(
+    out.findings.map((f) => f.rule),
+    ["test-sync"],
+  );
+  assert.equal(out.failures[0]!.rule, "test-throws");
+  assert.match(out.failures[0]!.message, /boom/);
 });
 
 test("rules see targets sorted and de-duplicated", async () => {
@@ -99,19 +101,11 @@ test("rules run on the valid parts of a tree with ERROR nodes", async () => {
 });
 
 test("per-rule timings are reported for every rule that ran, and only those", async () => {
-  const parser = await cudaParser();
-  const text = "__global__ void k(){ __syncthreads(); }";
-  const tree = parser.parse(text)!;
-  try {
-    const out = lintTree(tree, text, {
-      fileName: "a.cu",
-      targets: [80],
-      rules: [shflRule, syncRule, throwingRule],
-      severity: { "test-sync": "off" },
-    });
-    assert.deepEqual([...out.timings.keys()], ["test-shfl", "test-throws"]);
-    for (const ms of out.timings.values()) assert.ok(ms >= 0);
-  } finally {
-    tree.delete();
-  }
+  const out = await lintParsed("__global__ void k(){ __syncthreads(); }", {
+    targets: [80],
+    rules: [shflRule, syncRule, throwingRule],
+    severity: { "test-sync": "off" },
+  });
+  assert.deepEqual([...out.timings.keys()], ["test-shfl", "test-throws"]);
+  for (const ms of out.timings.values()) assert.ok(ms >= 0);
 });

@@ -8,6 +8,7 @@ import { CLI_LIMITS, EDITOR_LIMITS, LintDocument } from "../../../server/lint/li
 import type { LintOptions } from "../../../server/lint/engine";
 import { cudaParser, type TextChange } from "../../../server/lint/parser";
 import { rules } from "../../../server/rules/index";
+import { edited } from "./editing";
 
 const REPO = join(__dirname, "..", "..", "..");
 const OPTS: LintOptions = { fileName: "fuzz.cu", targets: [75, 90], rules };
@@ -88,16 +89,6 @@ interface Mutated {
   change: TextChange;
 }
 
-function pointAt(text: string, offset: number): { row: number; column: number } {
-  let row = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    row++;
-    lineStart = i + 1;
-  }
-  return { row, column: offset - lineStart };
-}
-
 function mutate(text: string, rand: (n: number) => number): Mutated {
   const start = rand(text.length + 1);
   const kind = rand(5);
@@ -118,16 +109,7 @@ function mutate(text: string, rand: (n: number) => number): Mutated {
     end = Math.min(text.length, start + rand(5));
     insert = TOKENS[rand(TOKENS.length)]! + TOKENS[rand(TOKENS.length)]!;
   }
-  return {
-    text: text.slice(0, start) + insert + text.slice(end),
-    change: {
-      startOffset: start,
-      oldEndOffset: end,
-      start: pointAt(text, start),
-      oldEnd: pointAt(text, end),
-      newText: insert,
-    },
-  };
+  return edited(text, start, end, insert);
 }
 
 function assertClean(doc: LintDocument, what: string): void {

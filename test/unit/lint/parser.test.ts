@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Node, Tree } from "web-tree-sitter";
 import { LintDocument } from "../../../server/lint/lintDocument";
-import { cudaParser, type TextChange } from "../../../server/lint/parser";
+import { cudaParser } from "../../../server/lint/parser";
+import { edited } from "./editing";
 
 /** The tree as text with every node's position, so trees from different parse paths can be compared. */
 function shape(tree: Tree): string {
@@ -15,30 +16,6 @@ function shape(tree: Tree): string {
   };
   walk(tree.rootNode);
   return out.join(" ");
-}
-
-function pointAt(text: string, offset: number): { row: number; column: number } {
-  const before = text.slice(0, offset);
-  const nl = before.lastIndexOf("\n");
-  return { row: before.split("\n").length - 1, column: offset - nl - 1 };
-}
-
-function change(
-  text: string,
-  start: number,
-  end: number,
-  newText: string,
-): { text: string; change: TextChange } {
-  return {
-    text: text.slice(0, start) + newText + text.slice(end),
-    change: {
-      startOffset: start,
-      oldEndOffset: end,
-      start: pointAt(text, start),
-      oldEnd: pointAt(text, end),
-      newText,
-    },
-  };
 }
 
 const KERNEL = `// reduction — “smart quotes”, emoji 😀 and CJK 核 keep UTF-16 columns honest
@@ -71,7 +48,7 @@ test("an incrementally reparsed tree equals a fresh parse, through edits with no
     const safe = (o: number): number => (o > 0 && /[\uDC00-\uDFFF]/.test(text[o] ?? "") ? o - 1 : o);
     const s = safe(start);
     const e = safe(Math.min(text.length, s + rand(8)));
-    const next = change(text, s, e, inserts[rand(inserts.length)]!);
+    const next = edited(text, s, e, inserts[rand(inserts.length)]!);
     doc.update(next.text, [next.change]);
     text = next.text;
     if (i % 10 !== 9) continue;
@@ -88,8 +65,8 @@ test("several changes in one update apply in order", async () => {
   const parser = await cudaParser();
   const doc = new LintDocument(parser, KERNEL);
   assert.equal(typeof doc.syntaxTree(), "object");
-  const a = change(KERNEL, 0, 2, "/*");
-  const b = change(a.text, a.text.indexOf("rsqrtf"), a.text.indexOf("rsqrtf") + 6, "sqrtf */");
+  const a = edited(KERNEL, 0, 2, "/*");
+  const b = edited(a.text, a.text.indexOf("rsqrtf"), a.text.indexOf("rsqrtf") + 6, "sqrtf */");
   doc.update(b.text, [a.change, b.change]);
   const fresh = parser.parse(b.text)!;
   assert.equal(shape(doc.syntaxTree() as Tree), shape(fresh));

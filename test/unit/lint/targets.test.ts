@@ -1,20 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { parseArch, parseArchList } from "../../../server/lint/arch";
 import { archsFromFlags, resolveTargets } from "../../../server/lint/targets";
+import { project as tempProject } from "./project";
 
-/** A throwaway project: `files` maps relative paths to contents. Returns its root. */
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "ckd-targets-"));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  return root;
-}
+const project = (files: Record<string, string>): string => tempProject(files, "ckd-targets-");
 const noEnv = {};
 
 test("architecture spellings of every build system normalise to SM numbers", () => {

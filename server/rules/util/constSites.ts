@@ -1,0 +1,115 @@
+// Where a name may be bound to a lint-time constant, and what binds it there: the text finds the places
+// (a definition or a write), the tree says what they are. Each place is also described in a short string,
+// so a relint (server/lint/incremental.ts) can tell whether an edit changed a constant's bindings.
+import type { Node } from "web-tree-sitter";
+import type { FileIndex } from "./fileIndex";
+import { namedChildren } from "./nodes";
+
+/** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
+export type Binding =
+  { kind: "expr"; node: Node } | { kind: "macro"; text: string } | { kind: "dim3"; args: Node[] };
+
+/** What a place binds: a value (const or not), a write that makes non-const values unknown, or nothing. */
+export type SiteBinding = { b: Binding; isConst: boolean } | "reassigned" | undefined;
+
+/** A place in the text where a name may be bound, and what binds it there (describeSite). */
+export interface BindingSite {
+  at: number;
+  what: string;
+}
+
+const NAME_NODES: ReadonlySet<string> = new Set(["identifier", "type_identifier"]);
+
+/**
+ * Whether the name at `index` may bind or rebind it there, from the text alone: a definition
+ * (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`). Plain uses are not.
+ */
+function mayBind(text: string, index: number, name: string): boolean {
+  const end = index + name.length;
+  // Every test below needs one of these characters first after (or last before) the name and spaces.
+  let a = end;
+  while (a < end + 4 && a < text.length && /\s/.test(text[a]!)) a++;
+  let b = index;
+  while (b > index - 12 && b > 0 && /\s/.test(text[b - 1]!)) b--;
+  if (
+    !(a < end + 4 && "=({+-*/%&|^<>".includes(text[a] ?? " ")) &&
+    !(b > index - 12 && "e+-".includes(text[b - 1] ?? " "))
+  )
+    return false;
+  const after = text.slice(end, end + 4);
+  const before = text.slice(Math.max(0, index - 12), index);
+  const isDef =
+    /#\s*define\s+$/.test(before) || /^\s*[=({]/.test(after) || /^\s*([-+*/%&|^]|<<|>>)=/.test(after);
+  const isIncDec = /(\+\+|--)\s*$/.test(before) || /^\s*(\+\+|--)/.test(after);
+  return isDef || isIncDec;
+}
+
+/**
+ * Offsets in [from, to) where the word `name` (an identifier) may be bound (see mayBind): plain uses are
+ * skipped without asking the tree.
+ */
+export function sitesIn(text: string, name: string, from = 0, to = text.length): number[] {
+  const out: number[] = [];
+  // A regex, not indexOf: a name like `block` is inside thousands of longer words (blockIdx, blockDim).
+  const re = new RegExp(`\\b${name}\\b`, "g");
+  re.lastIndex = from;
+  for (let m = re.exec(text); m && m.index < to; m = re.exec(text))
+    if (mayBind(text, m.index, name)) out.push(m.index);
+  return out;
+}
+
+/** What the place of `name` at `at` (from sitesIn) binds, read from the tree. */
+export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding {
+  const n = idx.nodeAt(at, at + name.length);
+  if (!NAME_NODES.has(n.type) || n.startIndex !== at) return undefined;
+  const p = n.parent;
+  if (!p) return undefined;
+  if (p.type === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
+    const value = p.childForFieldName("value")?.text;
+    return value ? { b: { kind: "macro", text: value }, isConst: true } : undefined;
+  }
+  if (p.type === "init_declarator" && p.childForFieldName("declarator")?.id === n.id) return initBinding(p);
+  if (p.type === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
+    // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
+    const decl = p.parent;
+    const params = p.childForFieldName("parameters");
+    if (decl?.type !== "declaration" || decl.childForFieldName("type")?.text !== "dim3" || !params)
+      return undefined;
+    const isConst = namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "const");
+    const args = namedChildren(params).map((q) => q.childForFieldName("type") ?? q);
+    return { b: { kind: "dim3", args }, isConst };
+  }
+  if (
+    (p.type === "assignment_expression" && p.childForFieldName("left")?.id === n.id) ||
+    p.type === "update_expression"
+  )
+    return "reassigned";
+  return undefined;
+}
+
+/** `T name = value`, `dim3 b(256, 4)`, `dim3 b{256}`, `dim3 b = dim3(256)`. */
+function initBinding(p: Node): SiteBinding {
+  const decl = p.parent;
+  const value = p.childForFieldName("value");
+  const type = decl?.childForFieldName("type");
+  if (!decl || !value || !type) return undefined;
+  const isConst = namedChildren(decl).some(
+    (c) => c.type === "type_qualifier" && (c.text === "const" || c.text === "constexpr"),
+  );
+  if (type.text !== "dim3") return { b: { kind: "expr", node: value }, isConst };
+  const inner = value.type === "call_expression" ? value.childForFieldName("arguments") : value;
+  const args = inner ? namedChildren(inner).filter((a) => a.type !== "comment") : [];
+  if (value.type === "argument_list" || value.type === "initializer_list" || value.type === "call_expression")
+    return { b: { kind: "dim3", args }, isConst };
+  return { b: { kind: "expr", node: value }, isConst };
+}
+
+/** A place's binding as a string: equal strings, equal bindings (the evaluator reads nothing else there). */
+export function describeSite(site: SiteBinding): string {
+  if (site === undefined) return "";
+  if (site === "reassigned") return "=";
+  const { b, isConst } = site;
+  const text =
+    b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(",");
+  return JSON.stringify([b.kind, isConst, text]);
+}

@@ -1,0 +1,188 @@
+// Reading FP16/BF16 declarations from the text alone (asking the tree for each declarator costs more
+// than reading it): every half type name in a range, with what it declares.
+import { halfKindOfType, parseDeclarators, type HalfEntry, type HalfKind } from "./halfTypes";
+
+const HALF_TYPE = /\b(__half2?|half2?|__nv_bfloat162?|nv_bfloat162?)\b/g;
+
+/** What one half type name at `at` declares: nothing, a declaration's names, or an `auto` from a cast. */
+export interface HalfRead {
+  at: number;
+  kind: HalfKind;
+  entries: HalfEntry[];
+  /** [start, end) of each `= value` initialiser, for the conversion rule. */
+  inits: { name: string; start: number; end: number }[];
+}
+
+/**
+ * A half type name in the text and what reading it looked at: a relint (server/lint/incremental.ts)
+ * reads names next to its window again, or runs the half rules again, when the window may change them.
+ */
+export interface HalfToken {
+  at: number;
+  /** How far after the name the reading may have looked (exclusive). */
+  reach: number;
+  /** Where the declarators read after the name end (exclusive), when it starts a declaration. */
+  declEnd?: number;
+  read?: HalfRead;
+}
+
+/** What a relint keeps of a half type name: where, how far its reading looked, and what it declared. */
+export interface HalfName {
+  at: number;
+  reach: number;
+  declEnd?: number;
+  /** What it declares (offsets as first read: `halfNameKey` makes them relative). */
+  read?: HalfRead;
+}
+
+export function halfName(t: HalfToken): HalfName {
+  return { at: t.at, reach: t.reach, declEnd: t.declEnd, read: t.read };
+}
+
+/** What a name declares, with offsets relative to it: equal keys, equal declarations. */
+export function halfNameKey(t: HalfName): string {
+  const r = t.read;
+  return r
+    ? JSON.stringify([r.kind, r.entries, r.inits.map((i) => [i.name, i.start - r.at, i.end - r.at])])
+    : "";
+}
+
+/** How far before a half type name its reading may look (qualifiers, `auto x = reinterpret_cast<`). */
+export const HALF_LOOK_BACK = 120;
+
+/** `auto* x = reinterpret_cast<const` just before a type name: the cast names the declared type (group 1: x). */
+const AUTO_CAST_DECL =
+  /\bauto\b[\s*&]*(?:(?:const|__restrict__|volatile)\b[\s*&]*)*([A-Za-z_]\w*)\s*=\s*(?:reinterpret_cast|static_cast)\s*<\s*(?:(?:const|volatile)\s+)*$/;
+
+/** Qualifiers that may stand between the start of a declaration and its type. */
+const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
+  "const",
+  "volatile",
+  "static",
+  "extern",
+  "constexpr",
+  "__shared__",
+  "__constant__",
+  "__device__",
+  "__restrict__",
+  "register",
+  "inline",
+  "__forceinline__",
+]);
+
+/** The run of qualifier words (and spaces) at the end of `prefix`. */
+function trailingQualifiers(prefix: string): string {
+  let i = prefix.length;
+  for (;;) {
+    let j = i;
+    while (j > 0 && /\s/.test(prefix[j - 1]!)) j--;
+    let k = j;
+    while (k > 0 && /\w/.test(prefix[k - 1]!)) k--;
+    if (k === j || !QUALIFIER_WORDS.has(prefix.slice(k, j))) return prefix.slice(i);
+    i = k;
+  }
+}
+
+/** Only spaces and tabs between the last line break (or the start) and the end of `s`. */
+function atLineStart(s: string): boolean {
+  for (let i = s.length - 1; i >= 0; i--) {
+    const c = s[i];
+    if (c === "\n") return true;
+    if (c !== " " && c !== "\t") return false;
+  }
+  return true;
+}
+
+/**
+ * Reads `const __half* __restrict__ x` (a parameter) or `__half a = b, *p;` (a declaration) after a half
+ * type name at [start, end). Undefined when the type is not a declaration's (casts, template arguments,
+ * return types).
+ */
+function readDeclaration(
+  text: string,
+  kind: HalfKind,
+  start: number,
+  end: number,
+): { decl?: Omit<HalfRead, "at" | "kind">; reach: number; declEnd?: number } {
+  const prefix = text.slice(Math.max(0, start - 80), start);
+  const quals = trailingQualifiers(prefix);
+  const rawBefore = prefix.slice(0, prefix.length - quals.length);
+  const before = rawBefore.trimEnd();
+  const prev = before[before.length - 1];
+  const isParam = prev === "(" || prev === ",";
+  // A statement starts after `;`, `{`, `}`, a label or template header, or at the start of a line (a type
+  // cannot continue an expression on a new line; `__half(x)` casts were excluded by the caller).
+  const isDecl = !isParam && (prev === undefined || ";{}:>".includes(prev) || atLineStart(rawBefore));
+  if (!isParam && !isDecl) return { reach: end };
+  // `__half f(...)` and `__half f<T>(...)` are functions returning __half, not variables (checked before
+  // looking for the end of the statement, which for a definition lies past its body).
+  if (!isParam && /^\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/.test(text.slice(end, end + 200)))
+    return { reach: end + 200 };
+  // The declarators run to the end of the parameter (`,` or `)` at depth 0) or of the statement (`;`).
+  let depth = 0;
+  let i = end;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && (c === ";" || (isParam && c === ","))) break;
+  }
+  const declText = text.slice(end, i);
+  const shared = /\b__shared__\b/.test(quals);
+  const entries: HalfEntry[] = [];
+  const inits: HalfRead["inits"] = [];
+  for (const d of parseDeclarators(declText)) {
+    entries.push({ name: d.name, type: { kind, indirection: d.indirection, shared, array: d.array } });
+  }
+  if (!isParam && declText.includes("=")) {
+    // initialisers: `name = value` up to the next top-level comma
+    const re = /([A-Za-z_]\w*)\s*=(?!=)/g;
+    for (let m = re.exec(declText); m; m = re.exec(declText)) {
+      let d = 0;
+      let j = m.index + m[0].length;
+      for (; j < declText.length; j++) {
+        const c = declText[j]!;
+        if (c === "(" || c === "[" || c === "{") d++;
+        else if (c === ")" || c === "]" || c === "}") d--;
+        else if (c === "," && d === 0) break;
+      }
+      const vStart = end + m.index + m[0].length;
+      inits.push({ name: m[1]!, start: vStart, end: end + j });
+      re.lastIndex = j;
+    }
+  }
+  return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
+}
+
+/** Every half type name in [from, to) of `text` and what it declares, in document order. */
+export function readHalfTypes(text: string, from: number, to: number): HalfToken[] {
+  const tokens: HalfToken[] = [];
+  const re = new RegExp(HALF_TYPE.source, "g");
+  re.lastIndex = from;
+  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+    const end = m.index + m[0].length;
+    const token: HalfToken = { at: m.index, reach: end + 40 };
+    tokens.push(token);
+    // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
+    if (!/^\s*([*&A-Za-z_])/.test(text.slice(end, end + 40))) continue;
+    const kind = halfKindOfType(m[0])!;
+    const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);
+    token.reach = Math.max(token.reach, reach);
+    if (decl) {
+      token.declEnd = declEnd;
+      token.read = { at: m.index, kind, ...decl };
+      continue;
+    }
+    // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
+    const autoDecl = AUTO_CAST_DECL.exec(text.slice(Math.max(0, m.index - HALF_LOOK_BACK), m.index));
+    const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(text.slice(end, end + 40)) : null;
+    if (autoDecl && stars) {
+      const indirection = (stars[1]!.match(/\*/g) ?? []).length;
+      const entry = { name: autoDecl[1]!, type: { kind, indirection, shared: false, array: false } };
+      token.read = { at: m.index, kind, entries: [entry], inits: [] };
+    }
+  }
+  return tokens;
+}

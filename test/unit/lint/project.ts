@@ -1,0 +1,14 @@
+// A throwaway project on disk for the CLI and target-resolution tests.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** Writes `files` (relative path → contents) under a new temp folder named `prefix…`; returns its root. */
+export function project(files: Record<string, string>, prefix: string): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}

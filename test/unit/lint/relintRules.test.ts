@@ -1,0 +1,112 @@
+// A relint runs over the whole file again only the rules that read a whole-file fact the edit changed
+// (server/lint/incremental.ts, server/rules/util/dependencies.ts): the others keep their findings
+// outside the edited definitions. Each case edits one definition that findings in another depend on;
+// afterEdit asserts the findings equal a whole-file lint's.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { afterEdit } from "./editing";
+
+const HOST = `
+__global__ void k(float* x) { x[threadIdx.x] = 0.f; }
+
+void launch(float* x) {
+  k<<<1, 256, 60000>>>(x);
+  cudaGetLastError();
+}
+
+void setup() {
+  int unused = 0;
+}
+`;
+
+test("an opt-in attribute added in another function clears a launch's shared-memory finding", async () => {
+  const r = await afterEdit(
+    HOST,
+    "int unused = 0;",
+    "cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 60000);",
+    "shared-memory-limit",
+  );
+  assert.equal(r.was.length, 1);
+  assert.equal(r.now.length, 0);
+  // Only the rule that reads the opt-in runs over the whole file again.
+  assert.equal(r.scope, "window");
+  assert.deepEqual(r.wholeFileRules, ["shared-memory-limit"]);
+});
+
+const CONSTANT = `constexpr int kThreads = 256;
+
+__global__ void k(float* x) { x[threadIdx.x] = 0.f; }
+
+void launch(float* x) {
+  k<<<1, kThreads>>>(x);
+  cudaGetLastError();
+}
+`;
+
+test("a constant's definition edited elsewhere changes a launch's block-size finding", async () => {
+  const r = await afterEdit(CONSTANT, "= 256", "= 100", "block-size-not-warp-multiple");
+  assert.equal(r.was.length, 0);
+  assert.equal(r.now.length, 1);
+  assert.equal(r.scope, "window");
+  assert.deepEqual([...r.wholeFileRules].sort(), ["block-size-not-warp-multiple", "block-size-too-large"]);
+});
+
+test("a rule that reads a constant only through another rule's shared block sizes runs again too", async () => {
+  // block-size-too-large never looks the constant up itself: the block sizes were computed (and the
+  // constant read) while block-size-not-warp-multiple ran. The shared value passes the fact on.
+  const r = await afterEdit(CONSTANT, "= 256", "= 2048", "block-size-too-large");
+  assert.equal(r.was.length, 0);
+  assert.equal(r.now.length, 1);
+  assert.ok(r.wholeFileRules.includes("block-size-too-large"), r.wholeFileRules.join());
+});
+
+test("a file-scope __half turned into float clears operator findings in the kernels that use it", async () => {
+  const text = `#include <cuda_fp16.h>
+__device__ __half g;
+
+__global__ void k(__half* y) { y[0] = g * g; }
+`;
+  const r = await afterEdit(text, "__device__ __half g;", "__device__ float g;", "half-operator");
+  assert.equal(r.was.length, 1);
+  assert.equal(r.now.length, 0);
+  assert.ok(r.wholeFileRules.includes("half-operator"), r.wholeFileRules.join());
+  assert.ok(!r.wholeFileRules.includes("deprecated-shuffle"));
+});
+
+test("a launch outside any function is checked again when a check is added further down", async () => {
+  // Its finding depends on the rest of the file (text past its own definition): any edit re-runs the rule.
+  const text = `__global__ void k(int* p) { p[0] = 1; }
+int launched = (k<<<1, 32>>>(nullptr), 0);
+
+void later() {
+  int unused = 0;
+}
+`;
+  const r = await afterEdit(text, "int unused = 0;", "cudaGetLastError();", "missing-launch-check");
+  assert.equal(r.was.length, 1);
+  assert.equal(r.now.length, 0);
+  assert.ok(r.wholeFileRules.includes("missing-launch-check"), r.wholeFileRules.join());
+});
+
+test("an edit inside one kernel relints that kernel only and moves the findings below it", async () => {
+  const text = `__global__ void a(float* x) {
+  x[threadIdx.x] = __shfl_down(x[0], 1);
+}
+
+__global__ void b(float* x) {
+  x[threadIdx.x] = __shfl_down(x[0], 1);
+}
+`;
+  const r = await afterEdit(
+    text,
+    "x[threadIdx.x] = __shfl",
+    "\n\n  x[threadIdx.x] = __shfl",
+    "deprecated-shuffle",
+  );
+  assert.equal(r.scope, "window");
+  assert.deepEqual(r.wholeFileRules, []);
+  assert.deepEqual(
+    r.now.map((f) => f.span.startLine),
+    [3, 7],
+  );
+});
