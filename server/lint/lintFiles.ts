@@ -7,7 +7,6 @@ import { configFor } from "./config";
 import { CLI_LIMITS, LintDocument } from "./lintDocument";
 import { cudaParser } from "./parser";
 import { resolveTargets, type ResolvedTargets } from "./targets";
-import { errorMessage } from "../util/errorMessage";
 
 export interface FileReport {
   /** Absolute path. */

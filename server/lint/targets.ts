@@ -5,7 +5,6 @@ import { dirname, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { errorMessage } from "../util/errorMessage";
 import { parseArch } from "./arch";
-import { errorMessage } from "../util/errorMessage";
 
 /** Where the target architectures in force came from, in the order they are looked for. */
 export type TargetSource =
