@@ -151,7 +151,9 @@ describe("nsys report: real step.py export, NVTX ranges and launches per step", 
     assert.equal(g.idlePct, Math.round(1000 * (1 - busy / (g.endNs - g.startNs))) / 10);
     assert.deepEqual(s.gpus, [{ id: 0, name: "NVIDIA H100 80GB HBM3" }]);
   });
+});
 
+describe("nsys report: our benchmark harness under nsys", () => {
   it("a real report with no CUDA data (the harness's runner ended by SIGTERM, nsys 2025.3) summarizes as empty", async () => {
     const s = await summarizeSqlite(join(FIX, "nocuda.sqlite"));
     assert.deepEqual([s.kernelCount, s.kernels, s.memory, s.gpuIdle, s.nvtx], [0, [], [], [], []]);
