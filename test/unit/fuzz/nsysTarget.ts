@@ -1,5 +1,5 @@
 // Fuzz target for `nsys stats` CSV tables; provenance by the layout (report line, header, row).
-import { NsysCsvError, parseNsysStats } from "../../../server/profile/nsysCsv";
+import { NsysCsvError, parseNsysStats } from "../../support/nsysStatsCsv";
 import { firstRecord, read } from "./fixtureText";
 import { lineTarget, type Facts, type Target } from "./target";
 

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseNsysStats, NsysCsvError } from "../../../server/profile/nsysCsv";
+import { parseNsysStats, NsysCsvError } from "../../support/nsysStatsCsv";
 
 const FIX = join(__dirname, "../../fixtures/profile");
 const read = (n: string): string => readFileSync(join(FIX, n), "utf8");

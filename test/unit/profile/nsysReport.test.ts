@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
-import { parseNsysStats } from "../../../server/profile/nsysCsv";
+import { parseNsysStats } from "../../support/nsysStatsCsv";
 import { summarizeSqlite, type NsysSummary } from "../../../server/profile/nsysReportSummary";
 
 const FIX = join(__dirname, "../../fixtures/nsys");

@@ -1,9 +1,10 @@
-// `nsys stats --report cuda_gpu_kern_sum --report cuda_gpu_mem_time_sum --format csv` output.
+// `nsys stats --report cuda_gpu_kern_sum --report cuda_gpu_mem_time_sum --format csv` output: the tests'
+// reader of nsys's own numbers, which the SQLite summaries (server/profile/nsysReport*.ts) must equal.
 // stdout interleaves "Generating SQLite file…" / "Processing [R.sqlite] with [.../NAME.py]..."
 // lines with one CSV table per report; older nsys named the reports gpukernsum / gpumemtimesum and
 // the columns "Average", "Minimum", ... Columns are found by name.
 import { parse } from "csv-parse/sync";
-import { parseNcuNumber } from "./units";
+import { parseNcuNumber } from "../../server/profile/units";
 
 export interface NsysKernelRow {
   name: string;
