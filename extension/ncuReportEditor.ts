@@ -30,9 +30,6 @@ export function views(p: LoadedProfile): ProfileView[] {
   return p.details.map((d) => profileView(d, raw.get(d.id)));
 }
 
-/** errorMessage under its old name, for profile.ts until it imports errorMessage itself. */
-export const errorText = errorMessage;
-
 /** Where a report's exported CSV pages go: a cache keyed by the report's path and modification time. */
 function exportDirFor(ctx: vscode.ExtensionContext, report: string): string {
   const key = createHash("sha1")

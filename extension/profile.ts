@@ -5,6 +5,7 @@
 // .cuda-kernel-dev/profiles/, show the panel and mark the hot lines.
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
+import { errorMessage } from "../server/util/errorMessage";
 import type { KernelInfo } from "../server/bench/kernelScan";
 import { NvccNotFoundError } from "../server/compiler/nvcc";
 import { BuildProgramError, buildProgram, hasMain } from "../server/profile/buildProgram";
@@ -15,7 +16,7 @@ import { profileWithBenchHarness } from "../server/profile/profileBench";
 import { PROFILE_COMMAND, type Commands } from "./contributions";
 import type { HotLines } from "./hotLines";
 import { kernelTarget, qualifiedName } from "./kernelRef";
-import { errorText, views } from "./ncuReportEditor";
+import { views } from "./ncuReportEditor";
 import { showProfilePanel } from "./profilePanel";
 import { openSettings, settings } from "./settings";
 import type { NcuSettings } from "./settingValues";
@@ -201,14 +202,14 @@ class Profiler implements vscode.Disposable {
 
   /** One message; a missing ncu or nvcc offers the settings. */
   private async failed(e: unknown): Promise<void> {
-    this.log.error(errorText(e));
+    this.log.error(errorMessage(e));
     const missingTool =
       (e instanceof NcuError && e.code === "NOT_FOUND") ||
       (e instanceof BuildProgramError && e.code === "NVCC_MISSING") ||
       e instanceof NvccNotFoundError;
     const open = "Open Settings";
     const pick = await vscode.window.showErrorMessage(
-      `CUDA Kernel Dev: ${errorText(e)}`,
+      `CUDA Kernel Dev: ${errorMessage(e)}`,
       ...(missingTool ? [open] : []),
     );
     if (pick === open) await openSettings();

@@ -19,6 +19,30 @@ function statsTable(n: string): Record<string, string>[] {
   return parse(lines.slice(header).join("\n"), { columns: true, skip_empty_lines: true });
 }
 
+/** A kernel row's name and figures, as both our summary and `nsys stats` give them. */
+interface KernelFigures {
+  name: string;
+  instances: number;
+  totalNs: number | null;
+  avgNs: number | null;
+  medNs: number | null;
+  minNs: number | null;
+  maxNs: number | null;
+  stdDevNs: number | null;
+  timePct: number | null;
+}
+const kernelFigures = (k: KernelFigures) => [
+  k.name,
+  k.instances,
+  k.totalNs,
+  k.avgNs,
+  k.medNs,
+  k.minNs,
+  k.maxNs,
+  k.stdDevNs,
+  k.timePct,
+];
+
 let cached: NsysSummary | undefined;
 const step = async (): Promise<NsysSummary> => (cached ??= await summarizeSqlite(join(FIX, "step.sqlite")));
 
@@ -30,11 +54,7 @@ describe("nsys report: real step.py export vs nsys stats, kernels and copies", (
     for (const [i, t] of truth.entries()) {
       const k = s.kernels[i]!;
       assert.equal(k.name, t.name, "same names, same order (by total time)");
-      assert.deepEqual(
-        [k.instances, k.totalNs, k.avgNs, k.medNs, k.minNs, k.maxNs, k.stdDevNs, k.timePct],
-        [t.instances, t.totalNs, t.avgNs, t.medNs, t.minNs, t.maxNs, t.stdDevNs, t.timePct],
-        t.name,
-      );
+      assert.deepEqual(kernelFigures(k), kernelFigures(t), t.name);
     }
     assert.equal(s.kernelCount, 72);
     assert.equal(s.launches, 72);
@@ -163,30 +183,7 @@ describe("nsys report: our benchmark harness under nsys", () => {
   it("our benchmark harness under nsys (cuda-kernel-dev bench examples/rmsnorm.cu): kernels equal cuda_gpu_kern_sum", async () => {
     const s = await summarizeSqlite(join(FIX, "bench.sqlite"));
     const truth = parseNsysStats(read("bench.stats.cuda_gpu_kern_sum.csv")).kernels!;
-    assert.deepEqual(
-      s.kernels.map((k) => [
-        k.name,
-        k.instances,
-        k.totalNs,
-        k.avgNs,
-        k.medNs,
-        k.minNs,
-        k.maxNs,
-        k.stdDevNs,
-        k.timePct,
-      ]),
-      truth.map((t) => [
-        t.name,
-        t.instances,
-        t.totalNs,
-        t.avgNs,
-        t.medNs,
-        t.minNs,
-        t.maxNs,
-        t.stdDevNs,
-        t.timePct,
-      ]),
-    );
+    assert.deepEqual(s.kernels.map(kernelFigures), truth.map(kernelFigures));
     assert.deepEqual(
       s.kernels.map((k) => k.shortName),
       ["rmsnorm_kernel", "ckd_l2_flush"],
