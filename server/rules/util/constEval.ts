@@ -135,6 +135,17 @@ function evalMacroText(
   return i === tokens.length ? v : undefined;
 }
 
+/** `node` without the parentheses around it, and its type, read once (each read crosses into wasm). */
+function bare(node: Node): [Node, string] {
+  let n = node;
+  let type = n.type;
+  while (type === "parenthesized_expression" && n.namedChildCount === 1) {
+    n = n.namedChild(0)!;
+    type = n.type;
+  }
+  return [n, type];
+}
+
 /**
  * Constant bindings of one file, looked up on demand by name. Locals count only when nothing assigns
  * them again, so `int threads = 256; ... threads = n;` is not taken as 256.
@@ -210,8 +221,8 @@ export class Constants {
 
   /** The integer value of an expression, or undefined when it is not known at lint time. */
   value(node: Node): number | undefined {
-    const n = unparen(node);
-    switch (n.type) {
+    const [n, type] = bare(node);
+    switch (type) {
       case "number_literal":
         return parseIntLiteral(n.text);
       case "identifier":
@@ -266,14 +277,14 @@ export class Constants {
 
   /** The (x, y, z) block shape of a launch's block argument, when known. */
   dims(node: Node): [number, number, number] | undefined {
-    const n = unparen(node);
-    if (n.type === "call_expression" && n.childForFieldName("function")?.text === "dim3") {
+    const [n, type] = bare(node);
+    if (type === "call_expression" && n.childForFieldName("function")?.text === "dim3") {
       return this.dimsOfArgs(
         namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment"),
       );
     }
-    if (n.type === "initializer_list") return this.dimsOfArgs(namedChildren(n));
-    if (n.type === "identifier") {
+    if (type === "initializer_list") return this.dimsOfArgs(namedChildren(n));
+    if (type === "identifier") {
       const b = this.single(n.text);
       if (b?.kind === "dim3") return this.dimsOfArgs(b.args);
     }

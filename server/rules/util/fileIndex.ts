@@ -289,7 +289,10 @@ export class FileIndex {
   /** The innermost device function holding `offset`, if `offset` is in its body. */
   deviceFunctionAt(offset: number): FunctionInfo | undefined {
     const fns = this.deviceFunctions();
-    this.endsSoFar ??= fns.reduce<number[]>((acc, f, i) => [...acc, Math.max(f.end, acc[i - 1] ?? 0)], []);
+    if (!this.endsSoFar) {
+      let max = 0;
+      this.endsSoFar = fns.map((f) => (max = Math.max(max, f.end)));
+    }
     // The last function starting at or before offset, then back while an earlier one may still hold it.
     let lo = 0;
     let hi = fns.length - 1;
@@ -320,7 +323,8 @@ const LINE_END_CODES: ReadonlySet<number> = new Set([0x0a, 0x0d, 0x2028, 0x2029]
 const SPACE = 0x20;
 const TAB = 0x09;
 
-function isWordCode(c: number): boolean {
+/** [A-Za-z0-9_]: what \b tells from the rest (NaN, outside the text, is not). */
+export function isWordCode(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
@@ -370,11 +374,15 @@ function findLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
     let k = idx.ownerOf(m.index, m.index + 3, KERNEL_CALL);
     if (!k) {
       const tok = idx.nodeAt(m.index, m.index + 3);
-      k = tok.type === "kernel_call_syntax" ? tok : (tok.parent ?? undefined);
+      const owner = tok.type === "kernel_call_syntax" ? tok : tok.parent;
+      if (owner?.type !== "kernel_call_syntax") continue;
+      k = owner;
     }
-    if (k?.type !== "kernel_call_syntax" || k.parent?.type !== "call_expression") continue;
+    // Each Node.type and Node.parent crosses into wasm (parent searches down from the root): ask once.
+    const call = k.parent;
+    if (call?.type !== "call_expression") continue;
     out.push({
-      call: k.parent,
+      call,
       config: k.namedChildren.filter((n): n is Node => !!n && n.type !== "comment"),
     });
   }
