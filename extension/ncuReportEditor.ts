@@ -19,7 +19,7 @@ import {
   type Editors,
 } from "./contributions";
 import type { HotLines } from "./hotLines";
-import { profileWebview, showProfilePanel } from "./profilePanel";
+import { profileWebview, showProfilePanel, type HotLinesReader } from "./profilePanel";
 
 export function ncuPath(): string {
   return vscode.workspace.getConfiguration("cudaKernelDev").get<string>("ncu.path") || "ncu";
@@ -30,8 +30,9 @@ export function views(p: LoadedProfile): ProfileView[] {
   return p.details.map((d) => profileView(d, raw.get(d.id)));
 }
 
-/** Where a report's exported CSV pages go: a cache keyed by the report's path and modification time. */
-function exportDirFor(ctx: vscode.ExtensionContext, report: string): string {
+/** Where a .ncu-rep's exported CSV pages go: a cache keyed by the report's path and modification time. */
+function exportDirOf(ctx: vscode.ExtensionContext, report: string): string | undefined {
+  if (!report.endsWith(".ncu-rep")) return undefined;
   const key = createHash("sha1")
     .update(`${report}:${statSync(report).mtimeMs}`)
     .digest("hex")
@@ -39,32 +40,40 @@ function exportDirFor(ctx: vscode.ExtensionContext, report: string): string {
   return join(ctx.globalStorageUri.fsPath, "ncu-exports", key);
 }
 
-/** Loads a .ncu-rep or CSV and turns it into the panel's message (hot lines marked as a side effect). */
+/** The hot lines of a loaded report: its source page read (exported, for a .ncu-rep) now, and marked. */
+export function hotLinesReader(loaded: LoadedProfile, hot: HotLines): HotLinesReader {
+  return async () => {
+    const source = await loaded.loadSource();
+    return source ? hot.set(source) : [];
+  };
+}
+
+/**
+ * Loads a .ncu-rep or CSV, without its source page, and turns it into the panel's message; the hot
+ * lines are read and marked when the panel asks (`readHotLines`).
+ */
 export async function profileMessage(
   ctx: vscode.ExtensionContext,
   hot: HotLines,
   path: string,
   signal?: AbortSignal,
-): Promise<HostMessage> {
+): Promise<{ message: HostMessage; readHotLines?: HotLinesReader }> {
   const title = basename(path);
   try {
-    const loaded = await loadProfile(
-      path,
-      ncuPath(),
-      path.endsWith(".ncu-rep") ? exportDirFor(ctx, path) : undefined,
-      signal,
-    );
-    const hotLines = loaded.source ? hot.set(loaded.source) : [];
+    const loaded = await loadProfile(path, ncuPath(), exportDirOf(ctx, path), signal, { source: "lazy" });
     return {
-      type: "profile",
-      title,
-      file: vscode.workspace.asRelativePath(path),
-      launches: views(loaded),
-      selected: 0,
-      hotLines,
+      message: {
+        type: "profile",
+        title,
+        file: vscode.workspace.asRelativePath(path),
+        launches: views(loaded),
+        selected: 0,
+        hotLines: null,
+      },
+      readHotLines: hotLinesReader(loaded, hot),
     };
   } catch (e) {
-    return { type: "error", title, message: `Cannot open ${path}: ${errorMessage(e)}` };
+    return { message: { type: "error", title, message: `Cannot open ${path}: ${errorMessage(e)}` } };
   }
 }
 
@@ -80,17 +89,17 @@ class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvider {
   }
 
   async resolveCustomEditor(doc: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
-    const view = profileWebview(panel, this.ctx.extensionUri, this.log, {
-      type: "error",
-      title: basename(doc.uri.fsPath),
-      message: "Loading…",
-    });
-    const message = await vscode.window.withProgress(
+    // The page may ask for hot lines only once the report is shown: the reader comes with it.
+    const shown: { readHotLines?: HotLinesReader } = {};
+    const loading: HostMessage = { type: "error", title: basename(doc.uri.fsPath), message: "Loading…" };
+    const view = profileWebview(panel, this.ctx.extensionUri, this.log, loading, () => shown.readHotLines);
+    const loaded = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `Reading ${basename(doc.uri.fsPath)}` },
       () => profileMessage(this.ctx, this.hot, doc.uri.fsPath),
     );
-    if (message.type === "error") this.log.error(message.message);
-    view.show(message);
+    if (loaded.message.type === "error") this.log.error(loaded.message.message);
+    shown.readHotLines = loaded.readHotLines;
+    view.show(loaded.message);
   }
 }
 
@@ -149,13 +158,10 @@ async function compare(
   const ub = uriOf(b) ?? (await pickProfile("Compare: second profile (B)"));
   if (!ub) return;
   try {
+    // A comparison shows no hot lines: the source pages are never read.
     const [la, lb] = await Promise.all(
       [ua, ub].map((u) =>
-        loadProfile(
-          u.fsPath,
-          ncuPath(),
-          u.fsPath.endsWith(".ncu-rep") ? exportDirFor(ctx, u.fsPath) : undefined,
-        ),
+        loadProfile(u.fsPath, ncuPath(), exportDirOf(ctx, u.fsPath), undefined, { source: "lazy" }),
       ),
     );
     const va = await pickLaunch(ua.fsPath, views(la!));

@@ -2,7 +2,7 @@
 // (when it has a main), run the kernel's @bench spec in the benchmark harness, or run the command
 // the user gives, under ncu for just that kernel (-k, -c) with the set and clock control from
 // settings, in a cancellable progress notification; keep the .ncu-rep (and its CSV pages) in
-// .cuda-kernel-dev/profiles/, show the panel and mark the hot lines.
+// .cuda-kernel-dev/profiles/, show the panel (its "Mark hot lines" reads the source page and marks them).
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { errorMessage } from "../server/util/errorMessage";
@@ -10,17 +10,18 @@ import type { KernelInfo } from "../server/bench/kernelScan";
 import { NvccNotFoundError } from "../server/compiler/nvcc";
 import { BuildProgramError, buildProgram, hasMain } from "../server/profile/buildProgram";
 import { splitCommandLine } from "../server/profile/commandLine";
-import { exportReport, loadCsvs } from "../server/profile/loadProfile";
+import { loadProfile } from "../server/profile/loadProfile";
 import { NcuError, ncuVersion, profile } from "../server/profile/ncuCli";
 import { profileWithBenchHarness } from "../server/profile/profileBench";
 import { PROFILE_COMMAND, type Commands } from "./contributions";
 import type { HotLines } from "./hotLines";
 import { kernelTarget, qualifiedName } from "./kernelRef";
-import { views } from "./ncuReportEditor";
+import { hotLinesReader, views } from "./ncuReportEditor";
 import { showProfilePanel } from "./profilePanel";
 import { openSettings, settings } from "./settings";
 import type { NcuSettings } from "./settingValues";
 import { requireTrust } from "./workspaceTrust";
+import type { HostMessage } from "../webview/profile/protocol";
 
 /**
  * What runs the kernel under ncu: a file with main() is its own harness ("program"); a kernel with
@@ -155,17 +156,19 @@ class Profiler implements vscode.Disposable {
           })
         : await this.underNcu(job, await this.command(job, outDir, progress), report, onLine);
     progress.report({ message: "exporting the report…" });
-    const loaded = await loadCsvs(await exportReport(ncu.path, rep, outDir, job.signal));
-    const hotLines = loaded.source ? this.hot.set(loaded.source) : [];
+    // The source page (hot lines) is exported and read only when the panel asks for it.
+    const loaded = await loadProfile(rep, ncu.path, outDir, job.signal, { source: "lazy" });
     const name = job.kernel.name;
-    showProfilePanel(this.ctx, this.log, `profile:${job.uri.fsPath}:${name}`, `Profile: ${name}`, {
+    const message: HostMessage = {
       type: "profile",
       title: name,
       file: vscode.workspace.asRelativePath(rep),
       launches: views(loaded),
       selected: 0,
-      hotLines,
-    });
+      hotLines: null,
+    };
+    const key = `profile:${job.uri.fsPath}:${name}`;
+    showProfilePanel(this.ctx, this.log, key, `Profile: ${name}`, message, hotLinesReader(loaded, this.hot));
   }
 
   /** The command line that launches the kernel: the user's, or the file's program built with -lineinfo. */

@@ -82,6 +82,11 @@ export class WebviewHost<M> {
     if (this.ready) void this.panel.webview.postMessage(message);
   }
 
+  /** Replaces the state without sending it: the page was told of the change by a reply (`post`). */
+  remember(message: M): void {
+    this.message = message;
+  }
+
   /** Sends a reply that is not the panel's state (not sent again on `ready`); dropped while the page loads. */
   post(message: M): void {
     if (this.ready) void this.panel.webview.postMessage(message);

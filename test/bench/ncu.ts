@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { parse } from "csv-parse";
-import { loadSummary } from "../../server/profile/loadProfile";
+import fs, { type PathLike, type ReadStream } from "node:fs";
+import { loadProfile, loadSummary, type LoadedProfile } from "../../server/profile/loadProfile";
 import { parseNcuCsv } from "../../server/profile/ncuCsv";
 import { summarizeNcuCsv } from "../../server/profile/ncuSummary";
 
@@ -121,6 +122,44 @@ function bigExport(dir: string): { path: string; launches: number } {
   return { path, launches: ids.size * COPIES };
 }
 
+/** Bytes of `file` that streams opened while `fn` ran read (the CSV readers open files with createReadStream). */
+async function bytesRead(file: string, fn: () => Promise<unknown>): Promise<number> {
+  const original = fs.createReadStream;
+  const streams: ReadStream[] = [];
+  fs.createReadStream = (path: PathLike, options?: Parameters<typeof original>[1]) => {
+    const stream = original(path, options);
+    if (path === file) streams.push(stream);
+    return stream;
+  };
+  try {
+    await fn();
+  } finally {
+    fs.createReadStream = original;
+  }
+  return streams.reduce((n, s) => n + s.bytesRead, 0);
+}
+
+/** Opening a report for the panel reads its source page (hot lines) only when the panel asks for them. */
+async function sourcePageFigures(dir: string, details: string, raw: string): Promise<void> {
+  const stem = join(dir, "h200-with-source");
+  copyFileSync(details, `${stem}.details.csv`);
+  copyFileSync(raw, `${stem}.raw.csv`);
+  const source = `${stem}.source.csv`;
+  copyFileSync(join(FIX, "h100/rms-vec-basic.source.csv"), source);
+  const eager = (): Promise<unknown> => loadProfile(`${stem}.details.csv`, "ncu");
+  const lazy = (): Promise<LoadedProfile> =>
+    loadProfile(`${stem}.details.csv`, "ncu", undefined, undefined, { source: "lazy" });
+  console.log(
+    `Opening a report for the panel: H200 details + raw pages, a real source page (${(statSync(source).size / 1024).toFixed(1)} KiB, H100 rms-vec-basic):`,
+  );
+  await time("eager: with the source page (before)", undefined, eager);
+  await time("lazy: without it (the panels now)", undefined, lazy);
+  const asked = async (): Promise<unknown> => (await lazy()).loadSource();
+  console.log(
+    `  source page bytes read: eager ${await bytesRead(source, eager)}, lazy ${await bytesRead(source, lazy)}, lazy then "Mark hot lines" ${await bytesRead(source, asked)} (a .ncu-rep also skips its \`ncu --page source\` export)`,
+  );
+}
+
 function wholeProcess(label: string, args: string[]): void {
   const ms: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -165,6 +204,8 @@ async function figures(dir: string): Promise<void> {
   console.log(`PyTorch block details export, ${mb(size(torch))} (268 launches, --set detailed, H100):`);
   await time("before: csv-parse alone", size(torch), () => csvParseOnly(torch));
   await time("after: parse", size(torch), () => parseNcuCsv({ path: torch }));
+
+  await sourcePageFigures(dir, details, raw);
 
   const big = bigExport(dir);
   console.log(

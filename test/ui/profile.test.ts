@@ -1,7 +1,7 @@
 // The profile panel and hot lines as a person sees them in code-server: an ncu details CSV export
 // (launches 0, 1, 55 of the real H200 report) opened with "Open Nsight Compute Report or CSV…" shows
-// the first launch's duration and its rule findings; its source page sibling marks rms.cu's hottest
-// line (38, the first load loop of rmsnorm_vec) in the gutter, with a hover giving the numbers.
+// the first launch's duration and its rule findings; asked from the panel, its source page sibling marks
+// rms.cu's hottest line (38, the first load loop of rmsnorm_vec) in the gutter, with a hover giving the numbers.
 import assert from "node:assert/strict";
 import { chmodSync, cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -61,8 +61,16 @@ test("an ncu CSV export opens in the profile panel with the right duration and f
   });
 });
 
-test("the source page marks the hottest line of rms.cu in the gutter, with a hover", async () => {
+test("asked from the panel, the source page marks the hottest line of rms.cu in the gutter, with a hover", async () => {
   await withFailureScreenshot(ui.page, "profile-hot-lines", async () => {
+    // The report opened without reading its source page: the panel (still the active editor) offers it.
+    const view = activeWebview(ui.page);
+    const ask = view.locator("button#hot-lines");
+    assert.equal((await ask.textContent())?.trim(), "Mark hot lines");
+    await ask.click();
+    await view
+      .locator("span#hot-lines", { hasText: "Hot lines marked in rms.cu" })
+      .waitFor({ timeout: 30_000 });
     await ui.page.locator('.tabs-container .tab[aria-label^="rms.cu"]').first().click();
     await runCommand(ui.page, "Go to Line/Column...");
     await ui.page.locator(".quick-input-widget input").fill(":38:5");

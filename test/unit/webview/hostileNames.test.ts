@@ -150,7 +150,7 @@ describe("hostile kernel names in the profile panel", () => {
         file: `${TEMPLATE}.csv`,
         launches,
         selected,
-        hotLines: [],
+        hotLines: null,
       };
       p.fromPanel.length = 0;
       await p.page.evaluate((m) => window.postMessage(m, "*"), msg);
@@ -169,6 +169,41 @@ describe("hostile kernel names in the profile panel", () => {
       message: PWN,
     } as HostMessage);
     await p.page.locator("#root", { hasText: "onerror" }).first().waitFor();
+    await assertNothingRan(p);
+    await p.page.close();
+  });
+});
+
+describe("hot lines read late in the profile panel", () => {
+  it("the button asks the host; the answer replaces it, keeps the charts, and its file names are text", async () => {
+    const exp = await parseNcuCsv({ path: join(root, "test/fixtures/profile/small.details.csv") });
+    const launches = (exp.launches as NcuDetailsLaunch[]).map((l) => profileView(l));
+    const p = await openPanel("profile");
+    const msg: HostMessage = {
+      type: "profile",
+      title: "r.csv",
+      file: "r.csv",
+      launches,
+      selected: 0,
+      hotLines: null,
+    };
+    await p.page.evaluate((m) => window.postMessage(m, "*"), msg);
+    const button = p.page.locator("button#hot-lines");
+    await button.waitFor({ timeout: 20_000 });
+    const charts = await p.page.locator("[data-chart] canvas").count();
+    assert.ok(charts > 0);
+    await button.click();
+    await waitFor(p.fromPanel, "the request", (m) => m.type === "readHotLines");
+    assert.equal(await button.isDisabled(), true);
+    // A failure says why; the answer after it (the user asked again) marks the files.
+    const failed: HostMessage = { type: "hotLines", hotLines: [], error: `ncu failed: ${PWN}` };
+    await p.page.evaluate((m) => window.postMessage(m, "*"), failed);
+    await p.page.locator("#hot-lines", { hasText: "ncu failed" }).waitFor();
+    const late: HostMessage = { type: "hotLines", hotLines: [{ file: `${IMG}.cu`, lines: 3, samples: 9 }] };
+    await p.page.evaluate((m) => window.postMessage(m, "*"), late);
+    await p.page.locator("span#hot-lines", { hasText: `Hot lines marked in ${IMG}.cu (3)` }).waitFor();
+    // Only the toolbar changed: the charts drawn with the report are still there.
+    assert.equal(await p.page.locator("[data-chart] canvas").count(), charts);
     await assertNothingRan(p);
     await p.page.close();
   });

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { isHostMessage, isReadHotLines } from "../../../webview/profile/protocol";
 import { isPanelMessage } from "../../../webview/shared/protocol";
 
 void test("the host accepts ready, rendered and failed messages from any panel, nothing else", () => {
@@ -14,4 +15,18 @@ void test("the host accepts ready, rendered and failed messages from any panel, 
   assert.ok(!isPanelMessage({ type: "run", command: "rm -rf /" }));
   assert.ok(!isPanelMessage([]));
   assert.ok(!isPanelMessage(null));
+});
+
+void test("the profile panel: a report's hot lines unread (null) or marked, the late answer, the one request", () => {
+  const report = { type: "profile", title: "t", file: "f", launches: [], selected: 0 };
+  assert.ok(isHostMessage({ ...report, hotLines: null }));
+  assert.ok(isHostMessage({ ...report, hotLines: [{ file: "a.cu", lines: 2, samples: 5 }] }));
+  assert.ok(!isHostMessage(report), "hot lines neither read nor unread");
+  assert.ok(isHostMessage({ type: "hotLines", hotLines: [] }));
+  assert.ok(isHostMessage({ type: "hotLines", hotLines: [], error: "ncu failed" }));
+  assert.ok(!isHostMessage({ type: "hotLines", hotLines: null }));
+  assert.ok(!isHostMessage({ type: "hotLines", hotLines: [], error: 5 }));
+  assert.ok(isReadHotLines({ type: "readHotLines" }));
+  assert.ok(!isReadHotLines({ type: "hotLines" }));
+  assert.ok(!isReadHotLines(null));
 });
