@@ -2,7 +2,7 @@
 // (a definition or a write), the tree says what they are. Each place is also described in a short string,
 // so a relint (server/lint/incremental.ts) can tell whether an edit changed a constant's bindings.
 import type { Node } from "web-tree-sitter";
-import { isWordCode, type FileIndex } from "./fileIndex";
+import type { FileIndex } from "./fileIndex";
 import { namedChildren } from "./nodes";
 
 /** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
@@ -50,12 +50,11 @@ function mayBind(text: string, index: number, name: string): boolean {
  */
 export function sitesIn(text: string, name: string, from = 0, to = text.length): number[] {
   const out: number[] = [];
-  // The whole word `name` (what /\bname\b/ finds): indexOf is several times faster than a regex over the
-  // whole file, also for a name inside many longer words (`block` in blockIdx), which fail the end test.
-  for (let at = text.indexOf(name, from); at >= 0 && at < to; at = text.indexOf(name, at + 1)) {
-    if (isWordCode(text.charCodeAt(at - 1)) || isWordCode(text.charCodeAt(at + name.length))) continue;
-    if (mayBind(text, at, name)) out.push(at);
-  }
+  // A regex, not indexOf: a name like `block` is inside thousands of longer words (blockIdx, blockDim).
+  const re = new RegExp(`\\b${name}\\b`, "g");
+  re.lastIndex = from;
+  for (let m = re.exec(text); m && m.index < to; m = re.exec(text))
+    if (mayBind(text, m.index, name)) out.push(m.index);
   return out;
 }
 

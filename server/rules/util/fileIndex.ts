@@ -323,8 +323,7 @@ const LINE_END_CODES: ReadonlySet<number> = new Set([0x0a, 0x0d, 0x2028, 0x2029]
 const SPACE = 0x20;
 const TAB = 0x09;
 
-/** [A-Za-z0-9_]: what \b tells from the rest (NaN, outside the text, is not). */
-export function isWordCode(c: number): boolean {
+function isWordCode(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
