@@ -184,7 +184,8 @@ export class FileIndex {
       const word = m[1] ?? m[0];
       const start = m.index + m[0].indexOf(word);
       const n = this.nodeAt(start, start + word.length);
-      if (types.has(n.type) && n.startIndex === start && n.endIndex === start + word.length) out.push(n);
+      // startIndex is a field; type and endIndex each cross into wasm: the cheap test first.
+      if (n.startIndex === start && types.has(n.type) && n.endIndex === start + word.length) out.push(n);
     }
     return out;
   }
