@@ -104,7 +104,7 @@ export interface Triage {
   /** False positives no longer reported but not yet marked fixed (`--update` marks them). */
   fpGone: Label[];
   /** Findings with no label, or one still marked "unlabelled". */
-  unlabelled: { finding: JsonFinding; key: Key }[];
+  unlabelled: { finding: JsonFinding; key: Key; label?: Label }[];
 }
 
 export function triage(findings: readonly JsonFinding[], labels: readonly Label[]): Triage {
