@@ -94,8 +94,10 @@ describe("project conventions", () => {
     ].join("\n");
     assert.deepEqual(await lintProject(toml, kernels), ["flashrt-kernel-name:2"]);
   });
+});
 
-  it("report what is wrong in [conventions] and keep the valid parts", () => {
+describe("project conventions: the [conventions] table", () => {
+  it("reports what is wrong and keeps the valid parts", () => {
     const root = project(
       {
         ".cuda-kernel-dev.toml": [
@@ -127,8 +129,10 @@ describe("project conventions", () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+});
 
-  it('find no candle-extern-c in candle\'s own kernels, and every kernel once extern "C" is dropped', async () => {
+describe("candle-extern-c on real candle kernels", () => {
+  it('finds none in candle\'s own kernels, and each kernel once extern "C" is dropped', async () => {
     const reports = await lintFiles(collectCudaFiles([CANDLE]), { rules, archs: [80] });
     assert.ok(reports.length >= 5, `${reports.length} candle files`);
     assert.ok(
