@@ -6,7 +6,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { FileIndex } from "./util/fileIndex";
-import { kernelSignature } from "./util/kernelSignature";
+import { kernels } from "./util/kernelSignature";
 import { insertBefore, namedChildren } from "./util/nodes";
 
 const IDENT: ReadonlySet<string> = new Set(["identifier"]);
@@ -46,12 +46,11 @@ export const candleExternC: Rule = {
     'candle loads kernels from PTX by name: a __global__ kernel without extern "C" has a mangled name and cannot be loaded.',
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    for (const k of idx.deviceFunctions()) {
-      if (k.space !== "global" || hasCLinkage(k.node)) continue;
-      const sig = kernelSignature(k.node, new Map());
-      if (!sig || referencedElsewhere(idx, k.node, sig.name)) continue;
-      const templated = k.node.parent?.type === "template_declaration";
-      const isStatic = namedChildren(k.node).some(
+    for (const sig of kernels(idx, new Map())) {
+      const fn = sig.fn;
+      if (hasCLinkage(fn) || referencedElsewhere(idx, fn, sig.name)) continue;
+      const templated = fn.parent?.type === "template_declaration";
+      const isStatic = namedChildren(fn).some(
         (c) => c.type === "storage_class_specifier" && c.text === "static",
       );
       const why = templated
@@ -69,7 +68,7 @@ export const candleExternC: Rule = {
                 {
                   title: 'Declare the kernel extern "C"',
                   isPreferred: true,
-                  edits: [insertBefore(k.node, 'extern "C" ')],
+                  edits: [insertBefore(fn, 'extern "C" ')],
                 },
               ],
       });

@@ -7,7 +7,7 @@
 import type { Rule } from "./rule";
 import type { SuffixClaim } from "./util/conventions";
 import { FileIndex } from "./util/fileIndex";
-import { kernelSignature, typeAliases, type KernelSignature, type Param } from "./util/kernelSignature";
+import { kernels, typeAliases, type KernelSignature, type Param } from "./util/kernelSignature";
 
 const glob = (pattern: string): RegExp =>
   new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i");
@@ -60,10 +60,7 @@ export const flashrtKernelName: Rule = {
     // A typedef anywhere in the file can name a parameter's type.
     idx.readsWholeFile();
     const aliases = idx.shared("typeAliases", () => typeAliases(ctx.text));
-    for (const k of idx.deviceFunctions()) {
-      if (k.space !== "global") continue;
-      const sig = kernelSignature(k.node, aliases);
-      if (!sig) continue;
+    for (const sig of kernels(idx, aliases))
       for (const suffix of new Set(sig.name.toLowerCase().split("_"))) {
         const claim = Object.hasOwn(table, suffix) ? table[suffix] : undefined;
         const why = claim && contradiction(sig, claim);
@@ -73,6 +70,5 @@ export const flashrtKernelName: Rule = {
             message: `\`${sig.name}\` says _${suffix} (${claim.meaning}), but ${why}: rename the kernel or fix its parameters.`,
           });
       }
-    }
   },
 };

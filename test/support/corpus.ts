@@ -1,4 +1,5 @@
-// The real-world corpus (test/fixtures/corpus: files from public projects) and its hand-made labels.
+// The real-world corpus (test/fixtures/corpus/third_party: files from public projects) and its hand-made
+// labels (test/fixtures/corpus/labels.json).
 // Every finding the CLI reports there is keyed by text, not line numbers, so a label survives rule
 // changes that move or add findings elsewhere: the file, the rule, the trimmed text of the finding's
 // first line and which occurrence of that line in the file it is, and the text the finding's span
@@ -10,8 +11,9 @@ import { pathToFileURL } from "node:url";
 import type { JsonFinding } from "../../server/lint/report";
 
 const REPO = join(__dirname, "..", "..");
-export const CORPUS = join(REPO, "test", "fixtures", "corpus");
-export const LABELS_FILE = join(CORPUS, "labels.json");
+/** The vendored projects (under third_party/, which tools that look for repeated code pass over). */
+export const CORPUS = join(REPO, "test", "fixtures", "corpus", "third_party");
+export const LABELS_FILE = join(REPO, "test", "fixtures", "corpus", "labels.json");
 
 export type Verdict = "tp" | "fp" | "unlabelled";
 

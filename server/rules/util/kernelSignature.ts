@@ -1,6 +1,7 @@
 // A kernel's name and parameters as written: for the project-convention rules, which read what a
 // kernel's name and linkage promise about how it is called.
 import type { Node } from "web-tree-sitter";
+import type { FileIndex } from "./fileIndex";
 import { declaredName, namedChildren } from "./nodes";
 
 export interface Param {
@@ -14,6 +15,8 @@ export interface Param {
 }
 
 export interface KernelSignature {
+  /** The kernel's function_definition. */
+  fn: Node;
   name: string;
   nameNode: Node;
   params: Param[];
@@ -84,5 +87,13 @@ export function kernelSignature(fn: Node, aliases: ReadonlyMap<string, string>):
   const params = namedChildren(list).flatMap((c) =>
     c.type === "parameter_declaration" ? (param(c, resolve) ?? []) : [],
   );
-  return { name: nameNode.text, nameNode, params, templateTypes: templateTypes(fn) };
+  return { fn, name: nameNode.text, nameNode, params, templateTypes: templateTypes(fn) };
+}
+
+/** The `__global__` kernels defined in the run's window, with their signatures (unreadable ones left out). */
+export function* kernels(idx: FileIndex, aliases: ReadonlyMap<string, string>): Generator<KernelSignature> {
+  for (const k of idx.deviceFunctions()) {
+    const sig = k.space === "global" ? kernelSignature(k.node, aliases) : undefined;
+    if (sig) yield sig;
+  }
 }

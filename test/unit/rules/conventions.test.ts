@@ -13,7 +13,7 @@ import { DEFAULT_SUFFIXES } from "../../../server/rules/util/conventions";
 import { project } from "../lint/project";
 
 const FIXTURES = join(__dirname, "..", "..", "fixtures");
-const CANDLE = join(FIXTURES, "corpus", "candle", "candle-kernels");
+const CANDLE = join(FIXTURES, "corpus", "third_party", "candle", "candle-kernels");
 const known = new Set(rules.map((r) => r.id));
 const CONVENTION_RULES = new Set(["candle-extern-c", "flashrt-kernel-name"]);
 
