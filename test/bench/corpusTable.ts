@@ -4,7 +4,15 @@
 // adds each unlabelled finding to labels.json as "unlabelled" (for a person to triage) and marks the
 // false positives no longer reported as fixed (the suite then fails if they come back).
 import { rules } from "../../server/rules/index";
-import { lintCorpus, readLabels, triage, unlabelledEntry, writeLabels, type Label, type Triage } from "../support/corpus";
+import {
+  lintCorpus,
+  readLabels,
+  triage,
+  unlabelledEntry,
+  writeLabels,
+  type Label,
+  type Triage,
+} from "../support/corpus";
 
 interface Row {
   findings: number;
@@ -15,7 +23,8 @@ interface Row {
   lost: number;
 }
 
-const pct = (tp: number, fp: number): string => (tp + fp === 0 ? "—" : `${((100 * tp) / (tp + fp)).toFixed(1)}%`);
+const pct = (tp: number, fp: number): string =>
+  tp + fp === 0 ? "—" : `${((100 * tp) / (tp + fp)).toFixed(1)}%`;
 
 function rows(t: Triage, labels: readonly Label[]): Map<string, Row> {
   const out = new Map<string, Row>(
@@ -74,7 +83,9 @@ function fpCategories(t: Triage): string {
 function main(): void {
   const labels = readLabels();
   const t = triage(lintCorpus(), labels);
-  process.stdout.write(`${table(t, labels)}\n\nFalse positives still reported, by category:\n${fpCategories(t)}\n`);
+  process.stdout.write(
+    `${table(t, labels)}\n\nFalse positives still reported, by category:\n${fpCategories(t)}\n`,
+  );
   if (!process.argv.includes("--update")) return;
   const gone = new Set(t.fpGone);
   const updated = labels.map((l) => (gone.has(l) ? { ...l, fixed: true } : l));
