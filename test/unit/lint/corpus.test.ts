@@ -47,6 +47,10 @@ describe("real-world corpus", () => {
     const missing = t.unlabelled.map(({ finding, key }) =>
       where({ file: key.file, line: finding.line, rule: key.rule, text: key.text }),
     );
-    assert.deepEqual(missing, [], "label it: npm run corpus:table -- --update, then write tp/fp and a reason");
+    assert.deepEqual(
+      missing,
+      [],
+      "label it: npm run corpus:table -- --update, then write tp/fp and a reason",
+    );
   });
 });
