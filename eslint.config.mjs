@@ -20,6 +20,7 @@ export default tseslint.config(
       "native/build/**",
       ".tools/**",
       "examples/**",
+      "test/fixtures/corpus/**",
       "test-results/**",
       "**/*.mjs",
     ],

@@ -7,11 +7,16 @@
 //   [lint]
 //   launch-check-macros = ["CUDA_CHECK_LAUNCH"]   # accepted by missing-launch-check
 //
+//   [conventions]                # opt-in project conventions (see conventionsConfig.ts)
+//   candle = true
+//
 // The nearest one above the linted file (up to the workspace root) applies.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import type { Conventions } from "../rules/util/conventions";
 import { errorMessage } from "../util/errorMessage";
+import { readConventions } from "./conventionsConfig";
 import type { SeverityOverride } from "./engine";
 
 export const CONFIG_FILE_NAME = ".cuda-kernel-dev.toml";
@@ -21,6 +26,8 @@ export interface WorkspaceConfig {
   file?: string;
   severity: Record<string, SeverityOverride>;
   launchCheckMacros: string[];
+  /** The project conventions opted into; none when absent. */
+  conventions?: Conventions;
   /** What was wrong with the file, one sentence each; the valid parts still apply. */
   problems: string[];
 }
@@ -82,6 +89,7 @@ export function loadConfigFile(file: string, knownRules: ReadonlySet<string>): W
     else if (macros !== undefined)
       config.problems.push(`${file}: [lint] launch-check-macros must be an array of strings`);
   }
+  config.conventions = readConventions(doc.conventions, file, config.problems);
   return config;
 }
 

@@ -99,13 +99,16 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
   if (scope?.contextFrom) idx.takeOver(scope.contextFrom, CONTEXT_VALUES);
   const deps = new Map<string, readonly Dependency[]>();
   const targets = [...new Set(opts.targets)].sort((a, b) => a - b);
-  const options: RuleOptions = { launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [] };
+  const options: RuleOptions = {
+    launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [],
+    conventions: opts.ruleOptions?.conventions,
+  };
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
   const timings = new Map<string, number>();
   for (const rule of opts.rules) {
     const override = opts.severity?.[rule.id];
-    if (override === "off") continue;
+    if (override === "off" || (rule.convention && !options.conventions?.[rule.convention])) continue;
     const severity = override ?? rule.defaultSeverity;
     const own: Finding[] = [];
     const ctx: LintContext = {

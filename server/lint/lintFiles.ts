@@ -85,7 +85,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
         fileName: file,
         targets: targets.archs,
         rules: opts.rules,
-        ruleOptions: { launchCheckMacros: config.launchCheckMacros },
+        ruleOptions: { launchCheckMacros: config.launchCheckMacros, conventions: config.conventions },
         severity: config.severity,
       });
       if (out.kind === "skipped") report.skipped = out.reason;

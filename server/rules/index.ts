@@ -3,7 +3,9 @@ import type { Rule } from "./rule";
 import { bf16UnsupportedArch } from "./bf16-unsupported-arch";
 import { blockSizeNotWarpMultiple } from "./block-size-not-warp-multiple";
 import { blockSizeTooLarge } from "./block-size-too-large";
+import { candleExternC } from "./candle-extern-c";
 import { deprecatedShuffle } from "./deprecated-shuffle";
+import { flashrtKernelName } from "./flashrt-kernel-name";
 import { halfImplicitConversion } from "./half-implicit-conversion";
 import { halfOperator } from "./half-operator";
 import { intIndexOverflow } from "./int-index-overflow";
@@ -26,4 +28,7 @@ export const rules: readonly Rule[] = [
   syncthreadsInDivergentBranch,
   missingLaunchCheck,
   intIndexOverflow,
+  // Project conventions: they run only where .cuda-kernel-dev.toml opts in ([conventions]).
+  candleExternC,
+  flashrtKernelName,
 ];

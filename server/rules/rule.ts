@@ -1,5 +1,6 @@
 // The contract between the lint engine (server/lint/) and the rules (server/rules/<rule-id>.ts).
 import type { Node, Tree } from "web-tree-sitter";
+import type { Conventions } from "./util/conventions";
 
 export type Severity = "error" | "warning" | "information" | "hint";
 
@@ -34,6 +35,8 @@ export interface Finding {
 export interface RuleOptions {
   /** Extra launch-check macros accepted by missing-launch-check (besides the built-in ones). */
   launchCheckMacros: string[];
+  /** The project conventions the workspace opted into (`[conventions]` in .cuda-kernel-dev.toml). */
+  conventions?: Conventions;
 }
 
 export interface LintContext {
@@ -53,5 +56,7 @@ export interface Rule {
   readonly defaultSeverity: Severity;
   /** One line, shown in docs and SARIF. */
   readonly summary: string;
+  /** A project convention, not a general rule: it runs only where the project opts into it. */
+  readonly convention?: keyof Conventions;
   check(ctx: LintContext): void;
 }

@@ -1,5 +1,6 @@
-// The server reads the workspace: targets from build.toml, severities from .cuda-kernel-dev.toml, and
-// re-reads them when the client reports a changed file; lint.enable turns it all off.
+// The server reads the workspace: targets from build.toml, severities and opted-in project conventions
+// from .cuda-kernel-dev.toml, and re-reads them when the client reports a changed file; lint.enable
+// turns it all off.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -49,6 +50,7 @@ test("targets come from the nearest build.toml; severities from .cuda-kernel-dev
     "warning, from the config file",
   );
   assert.ok(!rulesOf(diags).includes("bf16-unsupported-arch"), "sm_80+ only: bf16 is fine");
+  assert.ok(!rulesOf(diags).includes("candle-extern-c"), "project conventions are off by default");
   const targets = await lsp.waitFor("targets", () => lsp.targets.get(uri));
   assert.deepEqual(targets, {
     uri,
@@ -68,6 +70,14 @@ test("a changed build file (workspace/didChangeWatchedFiles) re-resolves targets
   });
   await lsp.waitFor("sm_75 targets", () => (lsp.targets.get(uri)?.archs[0] === "sm_75" ? true : undefined));
   await lsp.waitForDiagnostics(uri, (d) => rulesOf(d).includes("bf16-unsupported-arch"));
+});
+
+test("a project convention opted into in .cuda-kernel-dev.toml runs as you type", async () => {
+  writeFileSync(join(root, ".cuda-kernel-dev.toml"), "[conventions]\ncandle = true\n");
+  await lsp.conn.sendNotification("workspace/didChangeWatchedFiles", {
+    changes: [{ uri: pathToFileURL(join(root, ".cuda-kernel-dev.toml")).href, type: 2 }],
+  });
+  await lsp.waitForDiagnostics(uri, (d) => rulesOf(d).includes("candle-extern-c"));
 });
 
 test("a broken config file is reported in the targets notes, not thrown", async () => {

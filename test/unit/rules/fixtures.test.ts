@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { lintSource, parseSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
 import type { Finding, Fix } from "../../../server/rules/rule";
+import { DEFAULT_SUFFIXES } from "../../../server/rules/util/conventions";
 import { applyEdits, errorCount, fixtureTargets } from "./helpers";
 
 const ROOT = join(__dirname, "..", "..", "fixtures", "rules");
@@ -21,8 +22,15 @@ function files(rule: string, kind: "fires" | "clean"): string[] {
     : [];
 }
 
+/** Project-convention rules run only where a project opts in: the fixtures opt into all of them. */
+const ALL_CONVENTIONS = { launchCheckMacros: [], conventions: { candle: true, flashrt: DEFAULT_SUFFIXES } };
+
 async function lintRule(text: string, ruleId: string): Promise<Finding[]> {
-  const findings = await lintSource(text, { rules, targets: fixtureTargets(text) });
+  const findings = await lintSource(text, {
+    rules,
+    targets: fixtureTargets(text),
+    ruleOptions: ALL_CONVENTIONS,
+  });
   return findings.filter((f) => f.rule === ruleId);
 }
 
