@@ -8,6 +8,7 @@
         "src/cudaDriver.cc",
         "src/devices.cc",
         "src/gpuData.cc",
+        "src/kernelClock.cc",
         "src/launches.cc",
         "src/modules.cc"
       ],

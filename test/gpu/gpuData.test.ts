@@ -82,7 +82,7 @@ describe("GPU data: seeded generation (native/GENERATOR.md)", () => {
     const h = new Uint16Array(bytes("f16").buffer.slice(0));
     const [i32, u8, i8, f64] = (["i32", "u8", "i8", "f64"] as const).map((d) => decode(d, bytes(d)));
     for (let i = 0; i < n; i++) {
-      const t = Math.trunc(ref[i]!);
+      const t = Math.trunc(ref[i]!) || 0; // -0 reads back as 0
       assert.equal(bf[i], bf16BitsRef(ref[i]!), `bf16 ${i}`);
       assert.equal(h[i], toHalfBits(ref[i]!), `f16 ${i}`);
       assert.equal(i32![i], t, `i32 ${i}`);
@@ -159,7 +159,37 @@ describe("GPU timing: the blocking kernel", () => {
     );
     assert.ok(blocked < unblocked, "the launch latency is out of the blocked time");
   });
+});
 
+describe("GPU timing: the kernel clock (CUPTI)", () => {
+  it("reads the kernel's own duration from CUPTI while the kernel clock is on", () => {
+    const fn = cuda.getFunction(mod, "_Z4copyPKfPfi");
+    const n = 1 << 20;
+    const launch = {
+      fn,
+      grid: [n / 256, 1, 1] as [number, number, number],
+      block: [256, 1, 1] as [number, number, number],
+      args: launchArgs(n),
+    };
+    const clock = cuda.kernelClock(true);
+    assert.ok(clock.on, clock.reason);
+    try {
+      const pairs = Array.from({ length: 50 }, () => cuda.timedLaunch({ ...launch, blocking: true }));
+      const kernel = pairs.map((s) => s.kernelNs!).sort((a, b) => a - b)[25]!;
+      const events = pairs.map((s) => s.ms * 1e6).sort((a, b) => a - b)[25]!;
+      console.log(
+        `copy 2^20: kernel clock ${(kernel / 1e3).toFixed(2)} µs, events ${(events / 1e3).toFixed(2)} µs`,
+      );
+      assert.ok(pairs.every((s) => s.kernelNs! > 0));
+      assert.ok(kernel < events && kernel > events / 2, "the kernel alone, inside the events' span");
+    } finally {
+      cuda.kernelClock(false);
+    }
+    assert.equal(cuda.timedLaunch(launch).kernelNs, undefined, "off again");
+  });
+});
+
+describe("GPU timing: when the blocking kernel cannot hold", () => {
   it("falls back visibly when it cannot hold (CUDA_LAUNCH_BLOCKING=1)", async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
