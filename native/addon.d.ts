@@ -75,8 +75,6 @@ export interface TimedSample {
    * PTX or the host-mapped flag is unavailable, or when `blocking` was false: then `ms` includes it.
    */
   blocked: boolean;
-  /** The kernel's own duration in ns (CUPTI's start/end timestamps), while kernelClock is on. */
-  kernelNs?: number;
 }
 
 /** A buffer's values from GENERATOR.md's formula; `a`, `b`: uniform's low and high, constant's value. */
@@ -138,11 +136,6 @@ export interface CudaAddon {
   launch(options: LaunchOptions): void;
   /** One timed sample behind the blocking kernel (unless options.blocking is false). */
   timedLaunch(options: TimedLaunchOptions): TimedSample;
-  /**
-   * Turns the kernel clock (CUPTI kernel activity records, libcupti loaded at run time) on or off;
-   * `on: false` with the reason when CUPTI cannot be loaded or is taken (a profiler holds it).
-   */
-  kernelClock(on: boolean): { on: boolean; reason?: string };
   /** Enqueues GENERATOR.md's generation on the device; NOT_SUPPORTED when the data kernels' PTX did not load. */
   fillBuffer(options: FillOptions): void;
   /**

@@ -8,7 +8,6 @@
         "src/cudaDriver.cc",
         "src/devices.cc",
         "src/gpuData.cc",
-        "src/kernelClock.cc",
         "src/launches.cc",
         "src/modules.cc"
       ],

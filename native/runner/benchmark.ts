@@ -192,58 +192,40 @@ function measure(
   const launch = flush ? { ...launchOptions(p), flush } : launchOptions(p);
   // Behind the blocking kernel until it fails to hold once (then every sample would wait for its
   // timeout): from there on unblocked, the samples so far dropped, and the stats say blocked: false.
-  // On the kernel clock while it gives a duration; else, from then on, on events (samples dropped).
   let blocked = true;
-  let clock = timing.clock ?? "kernel";
-  if (clock === "kernel" && !cuda.kernelClock(true).on) clock = "events";
   const sampleNs = (): number | undefined => {
     const s = cuda.timedLaunch({ ...launch, blocking: blocked });
-    if (blocked && !s.blocked) blocked = false;
-    else if (clock === "kernel" && s.kernelNs === undefined) clock = "events";
-    else return clock === "kernel" ? s.kernelNs : s.ms * 1e6;
-    return undefined;
+    if (blocked && !s.blocked) {
+      blocked = false;
+      return undefined;
+    }
+    return s.ms * 1e6;
   };
-  const clockOn = clock === "kernel";
-  try {
-    return withKernel(p.spec.displayName, () => {
-      const stats = sampleLoop(sampleNs, timing, phase, progress);
-      return { ...stats, blocked, clock };
-    });
-  } finally {
-    if (clockOn) cuda.kernelClock(false);
-  }
-}
-
-/** Warm-up, then samples until the StoppingRule stops them; an undefined sample restarts the count. */
-function sampleLoop(
-  sampleNs: () => number | undefined,
-  timing: TimingOptions,
-  phase: "sampling" | "baseline",
-  progress: ProgressFn,
-): Pick<SampleStats, "stoppedBy"> & ReturnType<typeof summarize> {
-  progress({ phase: "warmup", samples: 0 });
-  for (let i = 0; i < timing.warmupRuns; i++) sampleNs();
-  let samples: number[] = [];
-  let rule = new StoppingRule(timing);
-  const start = performance.now();
-  let lastProgress = start;
-  let stoppedBy: SampleStats["stoppedBy"] | undefined;
-  while (!stoppedBy) {
-    const ns = sampleNs();
-    if (ns === undefined) {
-      samples = [];
-      rule = new StoppingRule(timing);
-      continue;
+  return withKernel(p.spec.displayName, () => {
+    progress({ phase: "warmup", samples: 0 });
+    for (let i = 0; i < timing.warmupRuns; i++) sampleNs();
+    let samples: number[] = [];
+    let rule = new StoppingRule(timing);
+    const start = performance.now();
+    let lastProgress = start;
+    let stoppedBy: SampleStats["stoppedBy"] | undefined;
+    while (!stoppedBy) {
+      const ns = sampleNs();
+      if (ns === undefined) {
+        samples = [];
+        rule = new StoppingRule(timing);
+        continue;
+      }
+      samples.push(ns);
+      const now = performance.now();
+      stoppedBy = rule.add(ns, now - start);
+      if (!stoppedBy && now - lastProgress >= PROGRESS_INTERVAL_MS) {
+        progress({ phase, samples: samples.length, rsdPct: rule.rsdPct });
+        lastProgress = now;
+      }
     }
-    samples.push(ns);
-    const now = performance.now();
-    stoppedBy = rule.add(ns, now - start);
-    if (!stoppedBy && now - lastProgress >= PROGRESS_INTERVAL_MS) {
-      progress({ phase, samples: samples.length, rsdPct: rule.rsdPct });
-      lastProgress = now;
-    }
-  }
-  return { ...summarize(samples), stoppedBy };
+    return { ...summarize(samples), stoppedBy, blocked };
+  });
 }
 
 function derive(

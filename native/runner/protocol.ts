@@ -88,12 +88,6 @@ export interface TimingOptions {
   budgetMs: number;
   /** Flush L2 before each sample (cold); the flush is not timed. */
   flushL2: boolean;
-  /**
-   * What a sample is: "kernel" (default), the kernel's own start-to-end timestamps from CUPTI's activity
-   * records, as Nsight tools report it, falling back to events where CUPTI is unavailable; "events",
-   * the time between CUDA events around the launch (about 1 µs more per launch on an H100).
-   */
-  clock?: "kernel" | "events";
 }
 
 export interface BenchmarkRequest {
@@ -132,8 +126,6 @@ export interface SampleStats {
    * Absent in results from before it existed.
    */
   blocked?: boolean;
-  /** Which clock the samples come from (TimingOptions.clock, after any fall-back). Absent before. */
-  clock?: "kernel" | "events";
   /** Derived from the request's bytes/flops and the median; absent when those were not given. */
   gbPerSec?: number;
   /** gbPerSec as a percentage of the device's peak DRAM bandwidth. */

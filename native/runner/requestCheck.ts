@@ -125,11 +125,6 @@ function timing(v: unknown, path: string): TimingOptions {
     budgetMs: num(o.budgetMs, `${path}.budgetMs`, { min: 0 }),
     flushL2: o.flushL2 === true,
   };
-  if (o.clock !== undefined) {
-    if (o.clock !== "kernel" && o.clock !== "events")
-      throw new BadRequest(`${path}.clock must be "kernel" or "events"`);
-    t.clock = o.clock;
-  }
   if (t.maxSamples < t.minSamples) throw new BadRequest(`${path}.maxSamples must be >= minSamples`);
   return t;
 }

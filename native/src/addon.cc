@@ -35,7 +35,6 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   fn("occupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocks);
   fn("launch", LaunchKernel);
   fn("timedLaunch", TimedLaunch);
-  fn("kernelClock", KernelClock);
   fn("fillBuffer", FillBuffer);
   fn("compareBuffers", CompareBuffers);
   return exports;

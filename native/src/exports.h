@@ -31,7 +31,6 @@ Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info);
 // launches.cc: launches and timed launches.
 Napi::Value LaunchKernel(const Napi::CallbackInfo& info);
 Napi::Value TimedLaunch(const Napi::CallbackInfo& info);
-Napi::Value KernelClock(const Napi::CallbackInfo& info);
 
 // gpuData.cc: seeded generation and output checks on the device.
 Napi::Value FillBuffer(const Napi::CallbackInfo& info);

@@ -9,7 +9,6 @@
 #include "addonState.h"
 #include "exports.h"
 #include "gpuData.h"
-#include "kernelClock.h"
 
 namespace addon {
 
@@ -212,8 +211,7 @@ Napi::Value LaunchKernel(const Napi::CallbackInfo& info) {
 // One sample, as nvbench's cold measurement takes it: [flush L2] -> blocking kernel -> start event ->
 // launch -> stop event, then the host releases the blocking kernel and waits. The GPU reaches the start
 // event only once everything is enqueued, so neither the flush nor the launch latency is timed.
-// Returns {ms: the GPU time between the events, blocked: whether the blocking kernel held until the
-// release, kernelNs: the kernel's own duration while the kernel clock is on}.
+// Returns {ms: the launch's GPU time, blocked: whether the blocking kernel held until the release}.
 Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   api(env);
@@ -246,25 +244,6 @@ Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(env);
   out.Set("ms", Napi::Number::New(env, ms));
   out.Set("blocked", Napi::Boolean::New(env, blocker.heldToTheEnd()));
-  if (uint64_t ns = kernelClockLastNs(); ns > 0)
-    out.Set("kernelNs", Napi::Number::New(env, static_cast<double>(ns)));
-  return out;
-}
-
-// kernelClock(true): start CUPTI's kernel records, returning {on, reason}; kernelClock(false): stop.
-Napi::Value KernelClock(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  api(env);
-  Napi::Object out = Napi::Object::New(env);
-  if (!info[0].ToBoolean().Value()) {
-    kernelClockStop();
-    out.Set("on", Napi::Boolean::New(env, false));
-    return out;
-  }
-  std::string why;
-  bool on = kernelClockStart(why);
-  out.Set("on", Napi::Boolean::New(env, on));
-  if (!on) out.Set("reason", why);
   return out;
 }
 

@@ -2,9 +2,8 @@
 // the same kernels and launch configurations, in one run, from ~3 µs to ~300 µs. ncu runs with
 // --clock-control none --cache-control all (clocks free, caches flushed before each launch, as our cold
 // samples are). Goal: within ±5% of ncu for every kernel of 3 µs or more, ±2% from 20 µs. Prints a
-// table with each row's RSD, sample count, stop reason, clock and whether it was timed behind the
-// blocking kernel, and beside it the same measurement on CUDA events (clock: "events"); exits 1 when a
-// row of the default clock is outside its limit.
+// table with each row's RSD, sample count, stop reason and whether it was timed behind the blocking
+// kernel, and a verdict line; asserts nothing (an empty kernel's row shows the events' fixed cost).
 // Runs bundled (dist/gpu-tests/gpu.js) via test/gpu/run.sh bench; needs node, nvcc and ncu.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
@@ -117,7 +116,7 @@ function ncuMedians(ncu: string, cubin: string, cases: LaunchSpec[]): (number | 
       ncu,
       [
         ...["--clock-control", "none", "--cache-control", "all", "--metrics", metric],
-        ...["-k", "regex:^(vadd|rmsnorm)", "-f", "-o", rep],
+        ...["-k", "regex:^(vadd|rmsnorm|empty)", "-f", "-o", rep],
         ...[process.execPath, join(repoRoot, "dist", "gpu-tests", "ncuTarget.js"), json],
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
@@ -143,13 +142,9 @@ function ncuMedians(ncu: string, cubin: string, cases: LaunchSpec[]): (number | 
 
 const us = (ns: number | string) => (typeof ns === "number" ? (ns / 1e3).toFixed(2) : ns);
 
-const pct = (a: number, b: number | string) =>
-  typeof b === "number" ? `${a >= b ? "+" : ""}${(((a - b) / b) * 100).toFixed(1)}%` : "-";
-
 function row(
   spec: LaunchSpec,
   k: SampleStats,
-  events: SampleStats,
   ncu: number | string,
 ): { cells: Record<string, string>; ok: boolean } {
   const delta = typeof ncu === "number" ? ((k.medianNs - ncu) / ncu) * 100 : NaN;
@@ -160,19 +155,15 @@ function row(
     ok: ok || limit === Infinity,
     cells: {
       kernel: spec.displayName,
-      "ncu µs": us(ncu),
       "ours µs": us(k.medianNs),
-      Δ: pct(k.medianNs, ncu),
+      "ncu µs": us(ncu),
+      Δ: Number.isFinite(delta) ? `${delta >= 0 ? "+" : ""}${delta.toFixed(1)}%` : "-",
       limit: Number.isFinite(limit) ? `±${limit}%` : "-",
       within: limit === Infinity ? "(< 3 µs)" : ok ? "yes" : "NO",
       "RSD %": k.rsdPct.toFixed(2),
       samples: String(k.samples),
       stop: k.stoppedBy,
-      clock: String(k.clock),
       blocked: String(k.blocked),
-      "events µs": us(events.medianNs),
-      "Δ events": pct(events.medianNs, ncu),
-      "events RSD %": events.rsdPct.toFixed(2),
     },
   };
 }
@@ -193,6 +184,14 @@ async function main(): Promise<void> {
     const x2 = symbol(/rmsnorm_bf16x2_kernel/);
     const scalar = symbol(/rmsnorm_kernelI13__nv_bfloat16Li256E/);
     const cases: LaunchSpec[] = [
+      {
+        symbol: "_Z5emptyv",
+        displayName: "empty <<<1, 1>>>",
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        dynamicSmemBytes: 0,
+        args: [],
+      },
       ...[65_536, 1_048_576, 16_777_216, 67_108_864].map(vadd),
       rmsnorm(x2, "bf16x2", 16, 4096),
       rmsnorm(x2, "bf16x2", 256, 4096),
@@ -211,20 +210,19 @@ async function main(): Promise<void> {
     const rows: Record<string, string>[] = [];
     let bad = 0;
     for (const [i, spec] of cases.entries()) {
-      const req = { cubinPath: cubin, device: 0, kernel: spec, timing: DEFAULT_TIMING };
-      const r = await client.request("benchmark", req);
-      const ev = await client.request("benchmark", {
-        ...req,
-        timing: { ...DEFAULT_TIMING, clock: "events" },
+      const r = await client.request("benchmark", {
+        cubinPath: cubin,
+        device: 0,
+        kernel: spec,
+        timing: DEFAULT_TIMING,
       });
-      const { cells, ok } = row(spec, r.kernel, ev.kernel, theirs[i]!);
+      const { cells, ok } = row(spec, r.kernel, theirs[i]!);
       if (!ok) bad++;
       if (!r.checks.every((c) => c.pass)) cells.within += " (outputs failed)";
       rows.push(cells);
     }
     console.table(rows);
     console.log(bad === 0 ? "every kernel within its limit" : `${bad} kernel(s) outside their limit`);
-    if (bad > 0) process.exitCode = 1;
   } finally {
     await client.dispose();
   }

@@ -45,7 +45,6 @@ describe(
         "occupancyMaxActiveBlocksPerMultiprocessor",
         "launch",
         "timedLaunch",
-        "kernelClock",
         "fillBuffer",
         "compareBuffers",
       ];
@@ -70,7 +69,6 @@ describe(
           "timedLaunch",
           () => addon.timedLaunch({ fn: 1 as never, grid: [1, 1, 1], block: [1, 1, 1], args: [] }),
         ],
-        ["kernelClock", () => addon.kernelClock(true)],
         [
           "fillBuffer",
           () => addon.fillBuffer({ ptr: 1n, dtype: "f32", count: 1, kind: "randn", seed: 1, a: 0, b: 0 }),

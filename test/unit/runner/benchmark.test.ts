@@ -14,7 +14,7 @@ interface Fake {
 }
 
 /** A fake addon whose memory is host arrays; the kernel copies x to y, as the "copy" test kernel does. */
-function fakeAddon(opts: { gpuData: boolean; holds: boolean; cupti?: boolean }): Fake {
+function fakeAddon(opts: { gpuData: boolean; holds: boolean }): Fake {
   const mem = new Map<DevicePtr, Uint8Array>();
   let next = 0x1000n;
   const calls: string[] = [];
@@ -60,17 +60,9 @@ function fakeAddon(opts: { gpuData: boolean; holds: boolean; cupti?: boolean }):
       mem.get(new DataView(o.args[1]!.buffer, o.args[1]!.byteOffset).getBigUint64(0, true))!.set(x);
     },
     synchronize: () => undefined,
-    kernelClock: (on) => {
-      calls.push(`clock ${on}`);
-      return opts.cupti && on ? { on: true } : { on: false, reason: "no CUPTI here" };
-    },
     timedLaunch: (o) => {
       timed.push(o);
-      return {
-        ms: 0.01,
-        blocked: o.blocking !== false && opts.holds,
-        ...(opts.cupti ? { kernelNs: 7000 } : {}),
-      };
+      return { ms: 0.01, blocked: o.blocking !== false && opts.holds };
     },
   };
   return { cuda: fake as CudaAddon, calls, timed };
@@ -107,10 +99,8 @@ describe("runBenchmark's data and timing paths", () => {
     const f = fakeAddon({ gpuData: true, holds: true });
     const r = runBenchmark(f.cuda, state(), request, () => undefined);
     assert.equal(r.dataOn, "gpu");
-    assert.deepEqual(f.calls, ["fill randn seed=1", "compare", "clock true"]);
+    assert.deepEqual(f.calls, ["fill randn seed=1", "compare"]);
     assert.equal(r.kernel.blocked, true);
-    assert.equal(r.kernel.clock, "events", "no CUPTI: the events' time");
-    assert.equal(r.kernel.medianNs, 10000);
     assert.ok(f.timed.every((o) => o.blocking === true && o.flush !== undefined));
     assert.equal(r.checks[0]!.pass, true);
   });
@@ -119,11 +109,7 @@ describe("runBenchmark's data and timing paths", () => {
     const f = fakeAddon({ gpuData: false, holds: true });
     const r = runBenchmark(f.cuda, state(), request, () => undefined);
     assert.equal(r.dataOn, "host");
-    assert.deepEqual(
-      f.calls,
-      ["fill randn seed=1", "clock true"],
-      "the GPU path is not tried again in the request",
-    );
+    assert.deepEqual(f.calls, ["fill randn seed=1"], "the GPU path is not tried again in the request");
     assert.equal(r.checks[0]!.pass, true);
     assert.equal(r.checks[0]!.unwritten, 0);
   });
@@ -138,21 +124,5 @@ describe("runBenchmark's data and timing paths", () => {
       "one timeout, not one per sample",
     );
     assert.equal(r.kernel.samples, 10, "samples from the unblocked timing only");
-  });
-
-  it("takes the kernel's own duration from the kernel clock when CUPTI is there, and turns it off after", () => {
-    const f = fakeAddon({ gpuData: true, holds: true, cupti: true });
-    const r = runBenchmark(f.cuda, state(), request, () => undefined);
-    assert.equal(r.kernel.clock, "kernel");
-    assert.equal(r.kernel.medianNs, 7000);
-    assert.deepEqual(f.calls.slice(-2), ["clock true", "clock false"]);
-    const events = runBenchmark(
-      f.cuda,
-      state(),
-      { ...request, timing: { ...request.timing, clock: "events" } },
-      () => undefined,
-    );
-    assert.equal(events.kernel.clock, "events");
-    assert.equal(events.kernel.medianNs, 10000);
   });
 });
