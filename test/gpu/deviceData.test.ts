@@ -1,8 +1,8 @@
-// (Not named gpu*: run.sh bench runs every dist/gpu-tests/gpu*.js as a benchmark.)
 // Benchmark data on the GPU (native/src/gpuData.cu through the addon) against references: generated
 // values bit for bit against native/GENERATOR.md written out independently, the device check against
 // the host's, and the blocking kernel holding (and, under CUDA_LAUNCH_BLOCKING=1, visibly not holding)
 // the stream.
+// (Not named gpu*: run.sh bench runs every dist/gpu-tests/gpu*.js as a benchmark.)
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
