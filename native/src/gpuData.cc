@@ -106,11 +106,9 @@ Napi::Value CompareBuffers(const Napi::CallbackInfo& info) {
   int gotType = dtypeArg(env, got.Get("dtype"));
   CUdeviceptr wantPtr = 0;
   int wantType = 0;
-  Napi::Value wantV = o.Get("want");
-  if (!wantV.IsUndefined() && !wantV.IsNull()) {
-    Napi::Object want = objectArg(env, wantV, "want");
-    wantPtr = ptrArg(env, want.Get("ptr"), "want.ptr");
-    wantType = dtypeArg(env, want.Get("dtype"));
+  if (auto want = optionalObjectArg(env, o.Get("want"), "want")) {
+    wantPtr = ptrArg(env, want->Get("ptr"), "want.ptr");
+    wantType = dtypeArg(env, want->Get("dtype"));
   }
   unsigned long long n =
       static_cast<unsigned long long>(intArg(env, o.Get("count"), "count", 0, INT64_C(1) << 40));

@@ -219,11 +219,9 @@ Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
   Napi::Object o = info[0].As<Napi::Object>();
   CUdeviceptr flushPtr = 0;
   size_t flushBytes = 0;
-  Napi::Value flush = o.Get("flush");
-  if (!flush.IsUndefined() && !flush.IsNull()) {
-    Napi::Object f = objectArg(env, flush, "flush");
-    flushPtr = ptrArg(env, f.Get("ptr"), "flush.ptr");
-    flushBytes = static_cast<size_t>(intArg(env, f.Get("bytes"), "flush.bytes", 1, INT64_C(1) << 40));
+  if (auto f = optionalObjectArg(env, o.Get("flush"), "flush")) {
+    flushPtr = ptrArg(env, f->Get("ptr"), "flush.ptr");
+    flushBytes = static_cast<size_t>(intArg(env, f->Get("bytes"), "flush.bytes", 1, INT64_C(1) << 40));
   }
   Napi::Value blocking = o.Get("blocking");
   EventPair ev;

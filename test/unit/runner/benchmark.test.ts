@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import type { CudaAddon, DevicePtr, FillOptions, TimedLaunchOptions } from "../../../native/addon";
 import { runBenchmark, type RunnerState } from "../../../native/runner/benchmark";
 import type { BenchmarkRequest } from "../../../native/runner/protocol";
+import { copyRequest } from "./requests";
 
 interface Fake {
   cuda: CudaAddon;
@@ -69,27 +70,8 @@ function fakeAddon(opts: { gpuData: boolean; holds: boolean }): Fake {
 }
 
 const request: BenchmarkRequest = {
-  cubinPath: "/fake.cubin",
-  device: 0,
-  kernel: {
-    symbol: "copy",
-    displayName: "copy",
-    grid: [1, 1, 1],
-    block: [64, 1, 1],
-    dynamicSmemBytes: 0,
-    args: [
-      { kind: "buffer", name: "x", dtype: "f32", count: 64, init: { kind: "randn" } },
-      {
-        kind: "buffer",
-        name: "y",
-        dtype: "f32",
-        count: 64,
-        init: { kind: "zeros" },
-        output: { atol: 0, rtol: 0 },
-      },
-    ],
-  },
-  timing: { warmupRuns: 2, minSamples: 10, maxSamples: 20, targetRsdPct: 0.5, budgetMs: 1000, flushL2: true },
+  ...copyRequest,
+  timing: { ...copyRequest.timing, warmupRuns: 2, minSamples: 10, maxSamples: 20 },
 };
 
 const state = (): RunnerState => ({ devices: new Map(), flush: new Map() });
