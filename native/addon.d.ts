@@ -2,7 +2,7 @@
 // through native/runner/addon.ts, which checks arguments before they get here.
 // Every function throws an Error carrying `code` ("CUDA_ERROR_*" or one of AddonErrorCode), `call`
 // (the driver entry point) and, for launches and function queries, `kernel`.
-import type { DeviceAttributes, FunctionInfo } from "./runner/protocol";
+import type { DType, DeviceAttributes, FunctionInfo, Init } from "./runner/protocol";
 
 declare const moduleBrand: unique symbol;
 declare const functionBrand: unique symbol;
@@ -61,6 +61,44 @@ export interface TimedLaunchOptions extends LaunchOptions {
    * lines of it; a memset if the flush kernel's PTX cannot be JIT-compiled. Not timed.
    */
   flush?: { ptr: DevicePtr; bytes: number };
+  /** Start behind the blocking kernel (default true), so the launch latency is not timed. */
+  blocking?: boolean;
+}
+
+export interface TimedSample {
+  /** GPU milliseconds between the events around the launch. */
+  ms: number;
+  /**
+   * The blocking kernel held the stream until the start event, the launch and the stop event were all
+   * enqueued, so the launch latency is outside `ms`. False when it timed out (the host could not
+   * enqueue behind it: CUDA_LAUNCH_BLOCKING=1, a debugger or profiler serializing launches), when its
+   * PTX or the host-mapped flag is unavailable, or when `blocking` was false: then `ms` includes it.
+   */
+  blocked: boolean;
+}
+
+/** A buffer's values from GENERATOR.md's formula; `a`, `b`: uniform's low and high, constant's value. */
+export interface FillOptions {
+  ptr: DevicePtr;
+  dtype: DType;
+  count: number;
+  kind: Init["kind"];
+  seed: number;
+  a: number;
+  b: number;
+}
+
+/** What compareBuffers sums over the elements (counts as numbers). */
+export interface CompareSummary {
+  maxAbsError: number;
+  maxRelError: number;
+  mismatched: number;
+  unwritten: number;
+  nonFinite: number;
+  /** Σ got·want, Σ got², Σ want² over the finite pairs, for the cosine. */
+  dot: number;
+  normGot: number;
+  normWant: number;
 }
 
 export interface CudaAddon {
@@ -96,6 +134,19 @@ export interface CudaAddon {
   ): number;
   /** Enqueues on the default stream; errors of the kernel itself surface at the next synchronize. */
   launch(options: LaunchOptions): void;
-  /** One timed sample; returns GPU milliseconds between events around the launch. */
-  timedLaunch(options: TimedLaunchOptions): number;
+  /** One timed sample behind the blocking kernel (unless options.blocking is false). */
+  timedLaunch(options: TimedLaunchOptions): TimedSample;
+  /** Enqueues GENERATOR.md's generation on the device; NOT_SUPPORTED when the data kernels' PTX did not load. */
+  fillBuffer(options: FillOptions): void;
+  /**
+   * Checks an output on the device (poisoned elements, non-finite values, and against `want` with
+   * |got - want| <= atol + rtol·|want|), waits, and returns the sums; NOT_SUPPORTED as fillBuffer.
+   */
+  compareBuffers(options: {
+    got: { ptr: DevicePtr; dtype: DType };
+    want?: { ptr: DevicePtr; dtype: DType };
+    count: number;
+    atol: number;
+    rtol: number;
+  }): CompareSummary;
 }

@@ -7,6 +7,7 @@
         "src/addonState.cc",
         "src/cudaDriver.cc",
         "src/devices.cc",
+        "src/gpuData.cc",
         "src/launches.cc",
         "src/modules.cc"
       ],

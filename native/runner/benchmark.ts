@@ -1,23 +1,16 @@
-// The measurement loop, after nvbench: check launch on poisoned outputs, warm-up, then cold samples
-// (L2 flushed before each by reading a buffer twice its size, not timed) timed by CUDA events around
-// each launch, until the RSD target is met with enough samples or the noise has settled above it
-// (StoppingRule), the sample cap is hit, or the time budget runs out.
+// The measurement loop, after nvbench: inputs generated on the GPU, a check launch on poisoned outputs
+// checked on the GPU, warm-up, then cold samples (L2 flushed before each by reading a buffer twice its
+// size) timed by CUDA events around each launch while a blocking kernel holds the stream until all is
+// enqueued (neither the flush nor the launch latency is timed), until the RSD target is met with
+// enough samples or the noise has settled above it (StoppingRule), the sample cap is hit, or the time
+// budget runs out.
 import { performance } from "node:perf_hooks";
 import type { CudaAddon, DevicePtr, FunctionHandle, ModuleHandle, RawDeviceAttributes } from "../addon";
-import { checkOutput, type CheckedOutput } from "./outputCheck";
-import {
-  DTYPE_BYTES,
-  POISON_BYTE,
-  countPoisoned,
-  decode,
-  initialBytes,
-  packPointer,
-  packScalar,
-} from "./hostData";
+import { BenchData, type DeviceBuffer } from "./deviceData";
+import { DTYPE_BYTES, POISON_BYTE, packPointer, packScalar } from "./hostData";
 import type {
   BenchmarkRequest,
   BenchmarkResult,
-  DType,
   LaunchSpec,
   OutputCheck,
   ProgressMessage,
@@ -50,11 +43,7 @@ export class RunnerCodedError extends Error {
 const DEFAULT_DYNAMIC_SMEM_LIMIT = 48 * 1024;
 const PROGRESS_INTERVAL_MS = 200;
 
-interface Output {
-  arg: string;
-  dtype: DType;
-  count: number;
-  ptr: DevicePtr;
+interface Output extends DeviceBuffer {
   tolerance: Tolerance;
 }
 
@@ -123,7 +112,7 @@ function prepare(
   spec: LaunchSpec,
   cubinPath: string,
   allocations: DevicePtr[],
-  inputs: Map<string, Uint8Array>,
+  data: BenchData,
 ): Prepared {
   const fn = getFunction(cuda, mod, spec, cubinPath);
   if (spec.dynamicSmemBytes > DEFAULT_DYNAMIC_SMEM_LIMIT) {
@@ -142,11 +131,7 @@ function prepare(
     if (a.output) {
       outputs.push({ arg: a.name, dtype: a.dtype, count: a.count, ptr, tolerance: a.output });
     } else {
-      // Seeded, so equal specs give equal bytes: the baseline reuses the kernel's (generation of a
-      // large randn input costs more host time than the whole measurement of a small kernel).
-      const key = JSON.stringify([a.dtype, a.count, a.init, position]);
-      const data = cached(inputs, key, () => initialBytes(a, position + 1));
-      cuda.memcpyHtoD(ptr, data);
+      data.fill(ptr, a, position + 1);
     }
     args.push(packPointer(ptr));
   });
@@ -163,37 +148,28 @@ function launchOptions(p: Prepared) {
   };
 }
 
-/** One launch on poisoned outputs; returns what it wrote. */
-function runForOutputs(cuda: CudaAddon, p: Prepared): CheckedOutput[] {
+/** One launch on poisoned outputs, so unwritten elements show. */
+function runForOutputs(cuda: CudaAddon, p: Prepared): void {
   for (const o of p.outputs) cuda.memsetD8(o.ptr, POISON_BYTE, o.count * DTYPE_BYTES[o.dtype]);
   withKernel(p.spec.displayName, () => {
     cuda.launch(launchOptions(p));
     cuda.synchronize();
   });
-  return p.outputs.map((o) => {
-    const bytes = cuda.memcpyDtoH(o.ptr, o.count * DTYPE_BYTES[o.dtype]);
-    return { arg: o.arg, values: decode(o.dtype, bytes), unwritten: countPoisoned(o.dtype, bytes) };
-  });
 }
 
-function compare(
-  kernel: Prepared,
-  got: CheckedOutput[],
-  baseline?: Prepared,
-  want?: CheckedOutput[],
-): OutputCheck[] {
+function compare(data: BenchData, kernel: Prepared, baseline?: Prepared): OutputCheck[] {
   return kernel.outputs.map((o, i) => {
-    if (!baseline || !want) return checkOutput(got[i]!, o.tolerance);
+    if (!baseline) return data.check(o, o.tolerance);
     let j = baseline.outputs.findIndex((b) => b.arg === o.arg);
     if (j < 0) j = i;
-    const match = want[j];
+    const match = baseline.outputs[j];
     if (!match) {
       throw new RunnerCodedError(
         "BAD_REQUEST",
         `baseline ${baseline.spec.displayName} has no output matching ${o.arg} (outputs match by name, else by order)`,
       );
     }
-    return checkOutput(got[i]!, o.tolerance, match.values);
+    return data.check(o, o.tolerance, match);
   });
 }
 
@@ -214,16 +190,32 @@ function measure(
   progress: ProgressFn,
 ): Omit<SampleStats, "gbPerSec" | "pctPeakBandwidth" | "tflops"> {
   const launch = flush ? { ...launchOptions(p), flush } : launchOptions(p);
+  // Behind the blocking kernel until it fails to hold once (then every sample would wait for its
+  // timeout): from there on unblocked, the samples so far dropped, and the stats say blocked: false.
+  let blocked = true;
+  const sampleNs = (): number | undefined => {
+    const s = cuda.timedLaunch({ ...launch, blocking: blocked });
+    if (blocked && !s.blocked) {
+      blocked = false;
+      return undefined;
+    }
+    return s.ms * 1e6;
+  };
   return withKernel(p.spec.displayName, () => {
     progress({ phase: "warmup", samples: 0 });
-    for (let i = 0; i < timing.warmupRuns; i++) cuda.timedLaunch(launch);
-    const samples: number[] = [];
-    const rule = new StoppingRule(timing);
+    for (let i = 0; i < timing.warmupRuns; i++) sampleNs();
+    let samples: number[] = [];
+    let rule = new StoppingRule(timing);
     const start = performance.now();
     let lastProgress = start;
     let stoppedBy: SampleStats["stoppedBy"] | undefined;
     while (!stoppedBy) {
-      const ns = cuda.timedLaunch(launch) * 1e6;
+      const ns = sampleNs();
+      if (ns === undefined) {
+        samples = [];
+        rule = new StoppingRule(timing);
+        continue;
+      }
       samples.push(ns);
       const now = performance.now();
       stoppedBy = rule.add(ns, now - start);
@@ -232,7 +224,7 @@ function measure(
         lastProgress = now;
       }
     }
-    return { ...summarize(samples), stoppedBy };
+    return { ...summarize(samples), stoppedBy, blocked };
   });
 }
 
@@ -267,19 +259,19 @@ export function runBenchmark(
   const allocations: DevicePtr[] = [];
   const mod = cuda.loadModule(req.cubinPath);
   try {
-    const inputs = new Map<string, Uint8Array>();
-    const kernel = prepare(cuda, mod, req.kernel, req.cubinPath, allocations, inputs);
+    const data = new BenchData(cuda);
+    const kernel = prepare(cuda, mod, req.kernel, req.cubinPath, allocations, data);
     const baseline = req.baseline
-      ? prepare(cuda, mod, req.baseline, req.cubinPath, allocations, inputs)
+      ? prepare(cuda, mod, req.baseline, req.cubinPath, allocations, data)
       : undefined;
     progress({ phase: "checking", samples: 0 });
-    const got = runForOutputs(cuda, kernel);
-    const want = baseline ? runForOutputs(cuda, baseline) : undefined;
-    const checks = compare(kernel, got, baseline, want);
+    runForOutputs(cuda, kernel);
+    if (baseline) runForOutputs(cuda, baseline);
+    const checks = compare(data, kernel, baseline);
     const flush = req.timing.flushL2 ? flushBuffer(cuda, state, req.device, dev.l2CacheBytes) : undefined;
     const peak = peakDramGBs(dev);
     const kernelStats = derive(measure(cuda, kernel, req.timing, flush, "sampling", progress), req, peak);
-    const result: BenchmarkResult = { device: dev.name, kernel: kernelStats, checks };
+    const result: BenchmarkResult = { device: dev.name, kernel: kernelStats, checks, dataOn: data.where };
     if (baseline) {
       result.baseline = derive(measure(cuda, baseline, req.timing, flush, "baseline", progress), req, peak);
       result.speedup = result.baseline.medianNs / kernelStats.medianNs;

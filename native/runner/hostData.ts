@@ -1,5 +1,6 @@
-// Host-side data for kernel arguments: seeded generation, dtype encoding (f16/bf16 converted here,
-// Node 20 has no Float16Array), decoding device bytes back to numbers, and packing launch parameters.
+// Host-side data for kernel arguments: seeded generation (native/GENERATOR.md, as the GPU's gpuData.cu
+// does it; used where that cannot load, and as the tests' reference), dtype encoding (f16/bf16 converted
+// here, Node 20 has no Float16Array), decoding device bytes back to numbers, packing launch parameters.
 import type { DType, Init, KernelArg } from "./protocol";
 
 export const DTYPE_BYTES: Record<DType, number> = {
@@ -26,24 +27,39 @@ const isFloat = (d: DType): boolean => d === "f64" || d === "f32" || d === "f16"
 /** The byte every element of an output is set to before the check launch: all-ones is NaN for floats. */
 export const POISON_BYTE = 0xff;
 
-/** mulberry32: small, fast and good enough to make test data; the same seed gives the same data everywhere. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** hash(seed, i) of GENERATOR.md (lowbias32 after a golden-ratio step), on uint32. */
+function hash(seed: number, i: number): number {
+  let x = (i + Math.imul(seed, 0x9e3779b9)) >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d) >>> 0;
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b) >>> 0;
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** u(seed, i) in [0, 1): 24 bits of the hash, exact in float32. */
+const unit = (seed: number, i: number): number => (hash(seed, i) >>> 8) * 2 ** -24;
+
+const f32 = Math.fround;
+const RANDN_SCALE = f32(1.7320508);
+
+/** The uint32 seed of a buffer: the init's, else the argument's 1-based position (as the runner passes it). */
+export function seedOf(init: Init, position: number): number {
+  const seed = "seed" in init && init.seed !== undefined ? init.seed : position;
+  return ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
 }
 
 /**
- * Values for a buffer before encoding. The default seed is the argument's position, so a kernel and a
- * baseline with the same parameter order see the same inputs.
+ * Values for a buffer before encoding, as native/GENERATOR.md defines them (float32 arithmetic, round
+ * to nearest, no FMA), so they equal the GPU's ckd_generate bit for bit: the host fallback and the
+ * unit tests' oracle. The default seed is the argument's position, so a kernel and a baseline with the
+ * same parameter order see the same inputs.
  */
 export function generateValues(init: Init, count: number, position: number): Float64Array {
+  if (count > 2 ** 32) throw new Error(`${count} elements: generated buffers hold at most 2^32`);
   const out = new Float64Array(count);
+  const seed = seedOf(init, position);
   switch (init.kind) {
     case "zeros":
       break;
@@ -51,30 +67,45 @@ export function generateValues(init: Init, count: number, position: number): Flo
       out.fill(1);
       break;
     case "constant":
-      out.fill(init.value);
+      out.fill(f32(init.value));
       break;
     case "arange":
-      for (let i = 0; i < count; i++) out[i] = i;
+      for (let i = 0; i < count; i++) out[i] = f32(i);
       break;
     case "uniform": {
-      const rand = mulberry32(init.seed ?? position);
-      const span = init.high - init.low;
-      for (let i = 0; i < count; i++) out[i] = init.low + span * rand();
+      const low = f32(init.low);
+      const span = f32(f32(init.high) - low);
+      for (let i = 0; i < count; i++) out[i] = f32(low + f32(span * unit(seed, i)));
       break;
     }
-    case "randn": {
-      const rand = mulberry32(init.seed ?? position);
-      // Box-Muller, two normals per pair of uniforms; 1 - u keeps log() away from 0.
-      for (let i = 0; i < count; i += 2) {
-        const r = Math.sqrt(-2 * Math.log(1 - rand()));
-        const theta = 2 * Math.PI * rand();
-        out[i] = r * Math.cos(theta);
-        if (i + 1 < count) out[i + 1] = r * Math.sin(theta);
+    case "randn":
+      for (let i = 0; i < count; i++) {
+        const j = (4 * i) >>> 0;
+        const s = f32(
+          f32(unit(seed, j) + unit(seed, (j + 1) >>> 0)) +
+            f32(unit(seed, (j + 2) >>> 0) + unit(seed, (j + 3) >>> 0)),
+        );
+        out[i] = f32(f32(s - 2) * RANDN_SCALE);
       }
       break;
-    }
   }
   return out;
+}
+
+/** Wraps x into [lo, lo + 2^bits) as two's complement does. */
+const wrap = (x: number, bits: number, lo: number): number => {
+  const m = 2 ** bits;
+  return ((((x - lo) % m) + m) % m) + lo;
+};
+
+/**
+ * GENERATOR.md's integer conversion: truncate toward zero; i8/u8/u32 wrap (u64 wraps only where a
+ * double can hold it: negatives saturate to 0 here); i32 and i64 saturate (encode does that).
+ */
+function toIntegers(dtype: DType, values: Float64Array): Float64Array {
+  const bits: Partial<Record<DType, [number, number]>> = { i8: [8, -128], u8: [8, 0], u32: [32, 0] };
+  const w = bits[dtype];
+  return values.map((v) => (w ? wrap(Math.trunc(v), w[0], w[1]) : Math.trunc(v)));
 }
 
 const f32Scratch = new Float32Array(1);
@@ -244,5 +275,6 @@ export function packPointer(ptr: bigint): Uint8Array {
 
 /** The bytes a buffer argument starts with on the device (before outputs are poisoned). */
 export function initialBytes(arg: Extract<KernelArg, { kind: "buffer" }>, position: number): Uint8Array {
-  return encode(arg.dtype, generateValues(arg.init, arg.count, position));
+  const values = generateValues(arg.init, arg.count, position);
+  return encode(arg.dtype, isFloat(arg.dtype) ? values : toIntegers(arg.dtype, values));
 }

@@ -74,7 +74,7 @@ export interface LaunchSpec {
   grid: [number, number, number];
   block: [number, number, number];
   dynamicSmemBytes: number;
-  /** In the kernel's parameter order. Inits are seeded, so equal specs give equal data. */
+  /** In the kernel's parameter order. Inits are seeded (native/GENERATOR.md), so equal specs give equal data. */
   args: KernelArg[];
 }
 
@@ -119,6 +119,13 @@ export interface SampleStats {
    * test, see StoppingRule); the time budget ran out; or maxSamples was hit.
    */
   stoppedBy: "rsd" | "converged" | "budget" | "maxSamples";
+  /**
+   * True: every sample started behind the blocking kernel, so the launch latency is not in the times.
+   * False: it could not hold the stream (timed out: CUDA_LAUNCH_BLOCKING=1, a debugger or profiler
+   * serializing launches; or its PTX did not load) and the samples include the launch latency.
+   * Absent in results from before it existed.
+   */
+  blocked?: boolean;
   /** Derived from the request's bytes/flops and the median; absent when those were not given. */
   gbPerSec?: number;
   /** gbPerSec as a percentage of the device's peak DRAM bandwidth. */
@@ -148,6 +155,11 @@ export interface BenchmarkResult {
   /** baseline median / kernel median; > 1 means the kernel is faster. */
   speedup?: number;
   checks: OutputCheck[];
+  /**
+   * Where the inputs were generated and the outputs checked: "gpu", or "host" where the data kernels'
+   * PTX did not load (the same values, native/GENERATOR.md). Absent in results from before.
+   */
+  dataOn?: "gpu" | "host";
 }
 
 export interface FunctionInfo {

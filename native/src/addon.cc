@@ -1,7 +1,7 @@
 // The CUDA driver addon, cuda_addon.node: devices, primary contexts, memory (devices.cc), modules and
-// functions (modules.cc), launches and timed launches (launches.cc); what they share is in
-// addonState.h. libcuda.so.1 is opened at run time (cudaDriver.cc), so this builds and loads without
-// CUDA. The typed surface is native/addon.d.ts; this file only registers its functions.
+// functions (modules.cc), launches and timed launches (launches.cc), benchmark data on the GPU (gpuData.cc);
+// what they share is in addonState.h. libcuda.so.1 is opened at run time (cudaDriver.cc), so this builds and
+// loads without CUDA. The typed surface is native/addon.d.ts; this file only registers its functions.
 #include <napi.h>
 
 #include "exports.h"
@@ -35,6 +35,8 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   fn("occupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocks);
   fn("launch", LaunchKernel);
   fn("timedLaunch", TimedLaunch);
+  fn("fillBuffer", FillBuffer);
+  fn("compareBuffers", CompareBuffers);
   return exports;
 }
 

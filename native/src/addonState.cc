@@ -71,6 +71,11 @@ Napi::Object objectArg(Napi::Env env, const Napi::Value& v, const char* what) {
   return v.As<Napi::Object>();
 }
 
+std::optional<Napi::Object> optionalObjectArg(Napi::Env env, const Napi::Value& v, const char* what) {
+  if (v.IsUndefined() || v.IsNull()) return std::nullopt;
+  return objectArg(env, v, what);
+}
+
 Napi::Uint8Array bytesArg(Napi::Env env, const Napi::Value& v, const char* what) {
   if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
     throwCode(env, "BAD_ARGUMENT", std::string(what) + " must be a Uint8Array");

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "cudaDriver.h"
@@ -42,6 +43,8 @@ double numberArg(Napi::Env env, const Napi::Value& v, const char* what);
 int64_t intArg(Napi::Env env, const Napi::Value& v, const char* what, int64_t lo, int64_t hi);
 cu::CUdeviceptr ptrArg(Napi::Env env, const Napi::Value& v, const char* what);
 Napi::Object objectArg(Napi::Env env, const Napi::Value& v, const char* what);
+// An optional object argument: nothing when v is undefined or null.
+std::optional<Napi::Object> optionalObjectArg(Napi::Env env, const Napi::Value& v, const char* what);
 Napi::Uint8Array bytesArg(Napi::Env env, const Napi::Value& v, const char* what);
 const FunctionRec& functionArg(Napi::Env env, const Napi::Value& v);
 

@@ -47,6 +47,9 @@ constexpr int FUNC_NUM_REGS = 4;
 constexpr int FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
 constexpr unsigned EVENT_DEFAULT = 0x0;
+// cuMemHostAlloc flags
+constexpr unsigned MEMHOSTALLOC_PORTABLE = 0x01;
+constexpr unsigned MEMHOSTALLOC_DEVICEMAP = 0x02;
 
 // X(field, exported symbol, signature). The _v2 symbols are what cuda.h maps the plain names to.
 #define CU_REQUIRED_FUNCTIONS(X)                                                                             \
@@ -83,7 +86,9 @@ constexpr unsigned EVENT_DEFAULT = 0x0;
   X(cuEventDestroy, "cuEventDestroy_v2", CUresult (*)(CUevent))                                              \
   X(cuEventRecord, "cuEventRecord", CUresult (*)(CUevent, CUstream))                                         \
   X(cuEventSynchronize, "cuEventSynchronize", CUresult (*)(CUevent))                                         \
-  X(cuEventElapsedTime, "cuEventElapsedTime", CUresult (*)(float*, CUevent, CUevent))
+  X(cuEventElapsedTime, "cuEventElapsedTime", CUresult (*)(float*, CUevent, CUevent))                        \
+  X(cuMemHostAlloc, "cuMemHostAlloc", CUresult (*)(void**, size_t, unsigned))                                \
+  X(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", CUresult (*)(CUdeviceptr*, void*, unsigned))
 
 // From driver 12.4; listFunctions reports NOT_SUPPORTED without them.
 #define CU_OPTIONAL_FUNCTIONS(X)                                                                             \

@@ -32,4 +32,8 @@ Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info);
 Napi::Value LaunchKernel(const Napi::CallbackInfo& info);
 Napi::Value TimedLaunch(const Napi::CallbackInfo& info);
 
+// gpuData.cc: seeded generation and output checks on the device.
+Napi::Value FillBuffer(const Napi::CallbackInfo& info);
+Napi::Value CompareBuffers(const Napi::CallbackInfo& info);
+
 }  // namespace addon

@@ -1,4 +1,5 @@
 // Launches and timed launches, with the L2 flush that runs before a timed sample.
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -7,6 +8,7 @@
 
 #include "addonState.h"
 #include "exports.h"
+#include "gpuData.h"
 
 namespace addon {
 
@@ -135,6 +137,59 @@ void enqueueFlush(Napi::Env env, CUdeviceptr ptr, size_t bytes) {
           "cuLaunchKernel", "ckd_l2_flush");
 }
 
+// The blocking kernel's flag, host memory the GPU reads through its mapping: [0] the host sets to
+// release the kernel, [1] the kernel sets when it gave up waiting.
+struct HostFlag {
+  volatile int* host = nullptr;
+  CUdeviceptr dev = 0;
+};
+std::map<int, HostFlag> g_hostFlags;  // per device; host == nullptr: no mapped memory, never block
+
+// Long enough for any host to enqueue three calls; short enough that a sample which cannot be held
+// (CUDA_LAUNCH_BLOCKING=1, a debugger, a profiler serializing launches) costs one second, once.
+constexpr unsigned long long kBlockTimeoutNs = 1000000000ull;
+
+HostFlag hostFlag() {
+  auto it = g_hostFlags.find(g_currentDevice);
+  if (it != g_hostFlags.end()) return it->second;
+  HostFlag f;
+  void* p = nullptr;
+  if (g_api->cuMemHostAlloc(&p, 2 * sizeof(int), MEMHOSTALLOC_PORTABLE | MEMHOSTALLOC_DEVICEMAP) ==
+          CUDA_SUCCESS &&
+      g_api->cuMemHostGetDevicePointer(&f.dev, p, 0) == CUDA_SUCCESS)
+    f.host = static_cast<volatile int*>(p);  // kept for the process, like the flush kernel
+  g_hostFlags.emplace(g_currentDevice, f);
+  return f;
+}
+
+// Holds the stream with the blocking kernel until release() (or the end of the scope, so a refused
+// launch does not leave it spinning until its timeout). held: false when it could not be enqueued.
+struct Blocker {
+  HostFlag flag;
+  bool held = false;
+
+  void block(Napi::Env env) {
+    CUfunction fn = dataKernels().block;
+    flag = hostFlag();
+    if (fn == nullptr || flag.host == nullptr) return;
+    flag.host[0] = 0;
+    flag.host[1] = 0;
+    unsigned long long timeout = kBlockTimeoutNs;
+    void* params[] = {&flag.dev, &timeout};
+    checkCu(env, g_api->cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel",
+            "ckd_block");
+    held = true;
+  }
+  void release() {
+    if (!held) return;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    flag.host[0] = 1;
+  }
+  // After the stop event: whether the kernel really held the stream until release().
+  bool heldToTheEnd() const { return held && flag.host[1] == 0; }
+  ~Blocker() { release(); }
+};
+
 // RAII so an error between create and destroy does not leak events.
 struct EventPair {
   CUevent start = nullptr, stop = nullptr;
@@ -153,9 +208,10 @@ Napi::Value LaunchKernel(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// One sample: [flush L2] -> event -> launch -> event, all enqueued back to back on the default
-// stream, then wait. The flush keeps the GPU busy while the launch is enqueued, so host overhead
-// does not land between the events. Returns the launch's GPU time in milliseconds.
+// One sample, as nvbench's cold measurement takes it: [flush L2] -> blocking kernel -> start event ->
+// launch -> stop event, then the host releases the blocking kernel and waits. The GPU reaches the start
+// event only once everything is enqueued, so neither the flush nor the launch latency is timed.
+// Returns {ms: the launch's GPU time, blocked: whether the blocking kernel held until the release}.
 Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   api(env);
@@ -163,23 +219,30 @@ Napi::Value TimedLaunch(const Napi::CallbackInfo& info) {
   Napi::Object o = info[0].As<Napi::Object>();
   CUdeviceptr flushPtr = 0;
   size_t flushBytes = 0;
-  Napi::Value flush = o.Get("flush");
-  if (!flush.IsUndefined() && !flush.IsNull()) {
-    Napi::Object f = objectArg(env, flush, "flush");
-    flushPtr = ptrArg(env, f.Get("ptr"), "flush.ptr");
-    flushBytes = static_cast<size_t>(intArg(env, f.Get("bytes"), "flush.bytes", 1, INT64_C(1) << 40));
+  if (auto f = optionalObjectArg(env, o.Get("flush"), "flush")) {
+    flushPtr = ptrArg(env, f->Get("ptr"), "flush.ptr");
+    flushBytes = static_cast<size_t>(intArg(env, f->Get("bytes"), "flush.bytes", 1, INT64_C(1) << 40));
   }
+  Napi::Value blocking = o.Get("blocking");
   EventPair ev;
   checkCu(env, g_api->cuEventCreate(&ev.start, EVENT_DEFAULT), "cuEventCreate");
   checkCu(env, g_api->cuEventCreate(&ev.stop, EVENT_DEFAULT), "cuEventCreate");
+  // The flush goes first: it finishes before the blocking kernel starts, so L2 is cold at the start
+  // event and the flush's own time stays outside it.
   if (flushBytes > 0) enqueueFlush(env, flushPtr, flushBytes);
+  Blocker blocker;
+  if (blocking.IsUndefined() || blocking.ToBoolean().Value()) blocker.block(env);
   checkCu(env, g_api->cuEventRecord(ev.start, nullptr), "cuEventRecord");
   enqueue(env, l);
   checkCu(env, g_api->cuEventRecord(ev.stop, nullptr), "cuEventRecord", l.f->name);
+  blocker.release();
   checkCu(env, g_api->cuEventSynchronize(ev.stop), "cuEventSynchronize", l.f->name);
   float ms = 0;
   checkCu(env, g_api->cuEventElapsedTime(&ms, ev.start, ev.stop), "cuEventElapsedTime", l.f->name);
-  return Napi::Number::New(env, ms);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("ms", Napi::Number::New(env, ms));
+  out.Set("blocked", Napi::Boolean::New(env, blocker.heldToTheEnd()));
+  return out;
 }
 
 }  // namespace addon

@@ -67,6 +67,9 @@ export function historyEntry(r: BenchRunResults): HistoryEntry {
   };
 }
 
+/** Timed without the blocking kernel (it could not hold the stream), so launch latency is in the times. */
+const unblocked = (p: PointResult): boolean => p.kernel?.blocked === false || p.baseline?.blocked === false;
+
 /** One size's result in a line, as the CLI prints it while a sweep runs. */
 export function pointLine(p: PointResult | undefined): string {
   if (!p) return "-";
@@ -76,6 +79,7 @@ export function pointLine(p: PointResult | undefined): string {
   if (p.pctPeakBandwidth !== undefined) parts.push(`${p.pctPeakBandwidth.toFixed(1)}% of peak`);
   if (p.speedup !== undefined) parts.push(`${p.speedup.toFixed(2)}x the baseline`);
   if (p.checks.some((c) => !c.pass)) parts.push("outputs differ");
+  if (unblocked(p)) parts.push("launch latency included");
   return parts.join(", ");
 }
 
@@ -125,5 +129,11 @@ export function formatTable(r: BenchRunResults): string {
       (p) =>
         `${p.label}: ${p.error!.code}${p.error!.call ? ` in ${p.error!.call}` : ""}: ${p.error!.message}`,
     );
-  return [title, line(head), ...rows.map(line), ...errors].join("\n");
+  const notes = r.points
+    .filter(unblocked)
+    .map(
+      (p) =>
+        `${p.label}: timed without the blocking kernel (it timed out or could not load), launch latency included`,
+    );
+  return [title, line(head), ...rows.map(line), ...errors, ...notes].join("\n");
 }

@@ -97,7 +97,8 @@ function table(r: BenchRunResults): HTMLElement {
       time(k?.minNs),
       time(k?.maxNs),
       fixed(k?.rsdPct, 2, "%"),
-      k ? `${k.samples} (${k.stoppedBy})` : "–",
+      // blocked: false, the blocking kernel could not hold the stream: launch latency is in the times.
+      k ? `${k.samples} (${k.stoppedBy}${k.blocked === false ? ", launch latency included" : ""})` : "–",
       fixed(p.gbPerSec, 0),
       fixed(p.pctPeakBandwidth, 1, "%"),
       fixed(p.tflops, 2),

@@ -65,3 +65,9 @@ __global__ void reverse_global(const float* x, float* y, int n) {
   int j = blockIdx.x * blockDim.x + (blockDim.x - 1 - threadIdx.x);
   if (i < n && j < n) y[i] = x[j];
 }
+
+// c = a + b, one element per thread: the vector add of bench:gpu's table against ncu.
+__global__ void vadd(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}

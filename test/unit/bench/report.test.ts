@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { derive, formatTable, historyEntry, speedup } from "../../../server/bench/report";
+import { derive, formatTable, historyEntry, pointLine, speedup } from "../../../server/bench/report";
 import { isBenchRunResults, isHistoryEntry } from "../../../server/bench/results";
 import { formatNs } from "../../../server/util/formatNs";
 import { chartsFor } from "../../../webview/bench/chartData";
@@ -77,5 +77,19 @@ test("the recorded results: shape, table, history line, charts", () => {
   assert.deepEqual(
     chartsFor(bare, []).map((c) => c.id),
     ["time"],
+  );
+});
+
+test("a size timed without the blocking kernel says so in its line and under the table", () => {
+  assert.ok(isBenchRunResults(results));
+  const [first, ...rest] = results.points;
+  const unblocked = { ...first!, kernel: { ...first!.kernel!, blocked: false } };
+  assert.match(pointLine(unblocked), /launch latency included$/);
+  assert.doesNotMatch(pointLine(first), /launch latency/);
+  const table = formatTable({ ...results, points: [unblocked, ...rest] }).split("\n");
+  assert.equal(table.length, 3 + results.points.length);
+  assert.match(
+    table.at(-1)!,
+    new RegExp(`^${unblocked.label}: timed without the blocking kernel.*launch latency included$`),
   );
 });

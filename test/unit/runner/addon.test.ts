@@ -45,6 +45,8 @@ describe(
         "occupancyMaxActiveBlocksPerMultiprocessor",
         "launch",
         "timedLaunch",
+        "fillBuffer",
+        "compareBuffers",
       ];
       for (const n of names) assert.equal(typeof addon[n], "function", n);
       assert.equal(addon.abiVersion, 1);
@@ -66,6 +68,14 @@ describe(
         [
           "timedLaunch",
           () => addon.timedLaunch({ fn: 1 as never, grid: [1, 1, 1], block: [1, 1, 1], args: [] }),
+        ],
+        [
+          "fillBuffer",
+          () => addon.fillBuffer({ ptr: 1n, dtype: "f32", count: 1, kind: "randn", seed: 1, a: 0, b: 0 }),
+        ],
+        [
+          "compareBuffers",
+          () => addon.compareBuffers({ got: { ptr: 1n, dtype: "f32" }, count: 1, atol: 0, rtol: 0 }),
         ],
       ];
       for (const [name, call] of calls) {

@@ -1,38 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkBenchmarkRequest, checkKernelInfoRequest } from "../../../native/runner/requestCheck";
-
-const good = {
-  cubinPath: "/tmp/k.cubin",
-  device: 0,
-  kernel: {
-    symbol: "_Z4copyPKfPfi",
-    displayName: "copy",
-    grid: [4, 1, 1],
-    block: [256, 1, 1],
-    dynamicSmemBytes: 0,
-    args: [
-      { kind: "buffer", name: "x", dtype: "f32", count: 1024, init: { kind: "randn" } },
-      {
-        kind: "buffer",
-        name: "y",
-        dtype: "f32",
-        count: 1024,
-        init: { kind: "zeros" },
-        output: { atol: 0, rtol: 0 },
-      },
-      { kind: "scalar", name: "n", dtype: "i32", value: 1024 },
-    ],
-  },
-  timing: {
-    warmupRuns: 2,
-    minSamples: 10,
-    maxSamples: 1000,
-    targetRsdPct: 0.5,
-    budgetMs: 1000,
-    flushL2: true,
-  },
-};
+import { copyRequest as good } from "./requests";
 
 function withKernel(patch: Record<string, unknown>) {
   return { ...good, kernel: { ...good.kernel, ...patch } };
