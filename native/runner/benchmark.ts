@@ -25,6 +25,7 @@ import type {
   TimingOptions,
   Tolerance,
 } from "./protocol";
+import { saveOutputs } from "./saveOutputs";
 import { StoppingRule, summarize } from "./stats";
 
 export type ProgressFn = (progress: ProgressMessage["progress"]) => void;
@@ -276,6 +277,7 @@ export function runBenchmark(
     const got = runForOutputs(cuda, kernel);
     const want = baseline ? runForOutputs(cuda, baseline) : undefined;
     const checks = compare(kernel, got, baseline, want);
+    if (req.outputsDir) saveOutputs(cuda, kernel.outputs, req.outputsDir);
     const flush = req.timing.flushL2 ? flushBuffer(cuda, state, req.device, dev.l2CacheBytes) : undefined;
     const peak = peakDramGBs(dev);
     const kernelStats = derive(measure(cuda, kernel, req.timing, flush, "sampling", progress), req, peak);

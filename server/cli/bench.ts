@@ -18,6 +18,7 @@ interface BenchCliOptions {
   device: string;
   arch?: string;
   nvcc?: string;
+  python?: string;
   include: string[];
   flag: string[];
   cacheDir?: string;
@@ -48,6 +49,7 @@ export function benchCommand(): Command {
     .option("--device <n>", "GPU ordinal", "0")
     .option("--arch <sm>", "compile for this architecture instead of the GPU's (e.g. sm_90a)")
     .option("--nvcc <path>", "the nvcc to use (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)")
+    .option("--python <path>", "the Python of the PyTorch baseline (`@bench torch`; default python3)")
     .option(
       "-I, --include <dir>",
       "an include directory (repeatable); replaces compile_commands.json flags",
@@ -79,6 +81,7 @@ export function benchCommand(): Command {
           runner: client,
           device,
           ...(opts.nvcc ? { nvccPath: opts.nvcc } : {}),
+          ...(opts.python ? { pythonPath: opts.python } : {}),
           ...(opts.arch ? { arch: opts.arch } : {}),
           extraArgs: opts.flag,
           includePaths: opts.include,
