@@ -90,7 +90,8 @@ export function formatTable(r: BenchRunResults): string {
   const head = ["size", "median", "min", "RSD", "samples", "GB/s", "% peak", "TFLOP/s"];
   if (r.baseline) head.push("baseline", "speedup");
   const torch = r.torch && !r.torch.unavailable ? r.torch : undefined;
-  if (torch) head.push("torch", "vs torch", ...(torch.compile ? ["compiled", "vs compiled"] : []), "torch err");
+  if (torch)
+    head.push("torch", "vs torch", ...(torch.compile ? ["compiled", "vs compiled"] : []), "torch err");
   head.push("check");
   const rows = r.points.map((p) => {
     const k = p.kernel;
@@ -148,7 +149,13 @@ function torchCells(p: PointResult, compile: boolean): string[] {
   const cells = [t?.eager ? formatNs(t.eager.medianNs) : t?.error ? "error" : "-", times(t?.speedup)];
   if (compile) cells.push(t?.compiled ? formatNs(t.compiled.medianNs) : "-", times(t?.compiledSpeedup));
   const errs = (t?.checks ?? []).map((c) => c.maxAbsErr);
-  cells.push(errs.length === 0 ? "-" : errs.some((e) => e == null) ? "NaN" : Math.max(...(errs as number[])).toPrecision(2));
+  cells.push(
+    errs.length === 0
+      ? "-"
+      : errs.some((e) => e == null)
+        ? "NaN"
+        : Math.max(...(errs as number[])).toPrecision(2),
+  );
   return cells;
 }
 

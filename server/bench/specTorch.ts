@@ -16,7 +16,8 @@ export function parseTorchLine(line: SpecLine, spec: BenchSpec): boolean {
   const rest = m[3]!;
   const exprText = rest.trim();
   if (m[2]) {
-    if (exprText) throw new SpecError("'torch.compile' takes nothing: it compiles the 'torch' expression", keyword);
+    if (exprText)
+      throw new SpecError("'torch.compile' takes nothing: it compiles the 'torch' expression", keyword);
     if (spec.torchCompile) throw new SpecError("'torch.compile' is given twice", keyword);
     spec.torchCompile = keyword;
     return true;

@@ -132,7 +132,9 @@ export class TorchBaseline {
     if (r.cancelled) throw new BenchError("CANCELLED", "cancelled");
     const line = lastLine(r.stdout);
     if (r.exitCode === 0 && line.startsWith("{")) return JSON.parse(line) as TorchResponse;
-    const why = r.timedOut ? `took over ${SIDECAR_TIMEOUT_MS / 1000} s` : `exited with code ${r.exitCode ?? r.signal}`;
+    const why = r.timedOut
+      ? `took over ${SIDECAR_TIMEOUT_MS / 1000} s`
+      : `exited with code ${r.exitCode ?? r.signal}`;
     return { error: { kind: "internal", message: `the torch sidecar ${why}: ${lastLine(r.stderr)}` } };
   }
 
