@@ -72,8 +72,11 @@ export function benchCommand(): Command {
       const workspace = resolve(opts.workspace ?? process.cwd());
       const client = new RunnerClient({ timeoutSeconds });
       const abort = new AbortController();
-      const onSigint = () => abort.abort();
-      process.once("SIGINT", onSigint);
+      // Ctrl-C cancels (exit 130); a second one quits at once. A listener stays registered for the
+      // whole run: with none, execa's exit hook (signal-exit) re-raises SIGINT while the PyTorch
+      // sidecar runs, and the CLI dies by the signal instead of cancelling.
+      const onSigint = () => (abort.signal.aborted ? process.exit(130) : abort.abort());
+      process.on("SIGINT", onSigint);
       try {
         const results = await runBenchmark({
           file,

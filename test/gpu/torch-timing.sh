@@ -10,13 +10,14 @@ if ! "$PY" -c 'import torch, triton; assert torch.cuda.is_available()' 2>/dev/nu
   exit 0
 fi
 ours=$("$PY" torch_timing.py)
+echo "$ours"
 csv=$(ncu --clock-control none --cache-control all --profile-from-start off --metrics gpu__time_duration.sum \
   --csv "$PY" torch_timing.py --ncu 2>/dev/null | grep '^"')
 OURS="$ours" CSV="$csv" "$PY" - <<'PY'
 import csv, io, json, os, statistics
 rows = [json.loads(l) for l in os.environ["OURS"].splitlines() if l.startswith("{")]
 recs = [r for r in csv.DictReader(io.StringIO(os.environ["CSV"])) if r.get("Metric Name") == "gpu__time_duration.sum"]
-unit = {"nsecond": 1, "usecond": 1e3, "msecond": 1e6}
+unit = {"nsecond": 1, "ns": 1, "usecond": 1e3, "us": 1e3, "msecond": 1e6, "ms": 1e6}
 ns = [float(r["Metric Value"].replace(",", "")) * unit[r["Metric Unit"]] for r in recs]
 per_size = len(ns) // len(rows)
 print(f"{'size':>12} {'ours':>10} {'ncu sum':>10} {'ours/ncu':>9} {'do_bench':>10} {'kernels':>8}")
