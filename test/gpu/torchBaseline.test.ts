@@ -57,7 +57,7 @@ describe("PyTorch baseline on a GPU", () => {
     console.log(`# generator: ${out.trim()} elements equal the formula`);
   });
 
-  it("torch sees the kernel's inputs bit for bit (f32 randn, bf16 uniform, i32, f16 randn, u8 arange)", async () => {
+  it("torch sees the kernel's inputs bit for bit (f32 randn, bf16 uniform, i32 arange, f16 randn, u8 uniform)", async () => {
     const { code, res, stderr } = await bench("copy_inputs");
     assert.equal(res.torch?.unavailable, undefined, res.torch?.unavailable);
     const t = res.points[0]!.torch!;
@@ -66,7 +66,7 @@ describe("PyTorch baseline on a GPU", () => {
       t.checks.map((c) => [c.arg, c.pass, c.mismatches, c.maxAbsErr]),
       ["a", "b", "c", "d", "e"].map((a) => [a, true, 0, 0]),
     );
-    assert.equal(code, 0, stderr);
+    assert.equal(code, 0, `${stderr}${JSON.stringify(res.points[0])}`);
     assert.ok(t.eager!.samples >= 10 && t.eager!.medianNs > 0);
     console.log(
       `# torch ${res.torch!.torchVersion}: the copy's inputs equal torch's; torch ${(t.eager!.medianNs / 1e3).toFixed(2)} us`,
