@@ -122,7 +122,7 @@ export function formatTable(r: BenchRunResults): string {
           ? "skipped"
           : failed.length > 0
             ? `FAIL ${failed.join(",")}`
-            : p.checks.length > 0
+            : p.checks.length + (p.torch?.checks.length ?? 0) > 0
               ? "ok"
               : "-",
     );

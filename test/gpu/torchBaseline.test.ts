@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { isBenchRunResults, type BenchRunResults } from "../../server/bench/results";
+import { raisingLine, torchFixture } from "../support/torchFixture";
 import { repoRoot } from "./paths";
 
 const cli = join(repoRoot, "dist", "cli.js");
-const fixture = join(repoRoot, "test", "fixtures", "bench", "torch.cu");
+const fixture = torchFixture;
 const cacheDir = mkdtempSync(join(tmpdir(), "ckd-gpu-torch-cubin-"));
 const env = { ...process.env, PATH: `${process.env.PATH ?? ""}:/usr/local/cuda/bin` };
 
@@ -85,10 +86,7 @@ describe("PyTorch baseline on a GPU", () => {
   it("an expression that raises: its Python error in one line, at the spec line", async () => {
     const { code, res } = await bench("twice_raises");
     const err = res.points[0]!.torch!.error!;
-    const line =
-      readFileSync(fixture, "utf8")
-        .split("\n")
-        .findIndex((l) => l.includes("torch x.no_such_method")) + 1;
+    const line = raisingLine();
     assert.match(
       err,
       new RegExp(`torch\\.cu:${line}:17: torch expression failed: AttributeError: .*no_such_method`),

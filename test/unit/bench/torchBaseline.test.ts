@@ -7,59 +7,33 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import type {
-  BenchmarkRequest,
-  BenchmarkResult,
-  DeviceAttributes,
-  RunnerMethod,
-  RunnerRequests,
-} from "../../../native/runner/protocol";
+import type { BenchmarkRequest, DeviceAttributes } from "../../../native/runner/protocol";
 import { formatTable, historyEntry } from "../../../server/bench/report";
 import { BenchError, type BenchRunner, runBenchmark } from "../../../server/bench/runBench";
 import type { TorchRequest } from "../../../server/bench/torch/torchProtocol";
 import { addLaunchObserver, setLaunchPolicy } from "../../../server/process/launch";
 import { trustPolicy } from "../../../server/process/trust";
+import { raisingLine, torchFixture } from "../../support/torchFixture";
 
-const fixture = join(__dirname, "../../fixtures/bench/torch.cu");
+const fixture = torchFixture;
 const h200 = JSON.parse(
   readFileSync(join(__dirname, "../../fixtures/bench/device-h200.json"), "utf8"),
 ) as DeviceAttributes;
 const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
 const dir = mkdtempSync(join(tmpdir(), "ckd-fake-python-"));
 
-class FakeRunner implements BenchRunner {
-  readonly benchmarks: BenchmarkRequest[] = [];
-  request<M extends RunnerMethod>(
-    method: M,
-    params: RunnerRequests[M]["params"],
-  ): Promise<RunnerRequests[M]["result"]> {
-    const reply = (x: unknown) => Promise.resolve(x as RunnerRequests[M]["result"]);
-    if (method === "hello") return reply({ pid: 1, driverVersion: 13000 });
-    if (method === "devices") return reply([h200]);
-    const req = params as BenchmarkRequest;
-    this.benchmarks.push(req);
-    const stats = {
-      samples: 10,
-      medianNs: 10_000,
-      minNs: 9900,
-      maxNs: 10_100,
-      meanNs: 10_000,
-      stdevNs: 30,
-      rsdPct: 0.3,
-      stoppedBy: "rsd" as const,
-    };
-    const check = {
-      arg: "out",
-      pass: true,
-      maxAbsError: 0,
-      maxRelError: 0,
-      cosine: 1,
-      mismatched: 0,
-      unwritten: 0,
-      nonFinite: 0,
-    };
-    return reply({ device: h200.name, kernel: stats, checks: [check] } satisfies BenchmarkResult);
-  }
+/** A runner at the protocol boundary: the kernel measured at 10 µs, the requests kept. */
+function fakeRunner(benchmarks: BenchmarkRequest[] = []): BenchRunner {
+  const stats = { samples: 10, medianNs: 10_000, minNs: 9900, maxNs: 10_100, meanNs: 10_000, stdevNs: 30 };
+  const answers: Record<string, (params: unknown) => unknown> = {
+    hello: () => ({ pid: 1, driverVersion: 13000 }),
+    devices: () => [h200],
+    benchmark: (params) => {
+      benchmarks.push(params as BenchmarkRequest);
+      return { device: h200.name, kernel: { ...stats, rsdPct: 0.3, stoppedBy: "rsd" }, checks: [] };
+    },
+  };
+  return { request: (method, params) => Promise.resolve(answers[method]!(params) as never) };
 }
 
 /** A stand-in for python: saves the request it was given, then runs `body` (sh). */
@@ -110,14 +84,15 @@ const bench = (kernel: string, pythonPath: string, signal?: AbortSignal) =>
   runBenchmark({
     file: fixture,
     kernel,
-    runner: new FakeRunner(),
+    runner: fakeRunner(),
     cacheDir,
     pythonPath,
     ...(signal ? { signal } : {}),
   });
 
 test("the sidecar gets the kernel's arguments with the runner's seeds, the sizes, and the kernel's outputs folder", async () => {
-  const runner = new FakeRunner();
+  const benchmarks: BenchmarkRequest[] = [];
+  const runner = fakeRunner(benchmarks);
   const python = fakePython("ok", `echo '${okAnswer(true)}'`);
   const r = await runBenchmark({
     file: fixture,
@@ -134,7 +109,7 @@ test("the sidecar gets the kernel's arguments with the runner's seeds, the sizes
   assert.deepEqual(seeds, { a: 1, b: 2, c: 3, d: 4, e: 5, x: 7, y: 9, z: 8, w: 9, v: 10, n: 4099 });
   assert.equal(req.l2Bytes, h200.l2CacheBytes);
   assert.ok(
-    req.outputsDir && runner.benchmarks[0]!.outputsDir === req.outputsDir,
+    req.outputsDir && benchmarks[0]!.outputsDir === req.outputsDir,
     "the runner writes where torch reads",
   );
   assert.ok(!existsSync(req.outputsDir), "the folder is removed after the size");
@@ -162,10 +137,7 @@ test("an expression that raises: its Python error in one line, with the spec lin
   });
   const r = await bench("twice_raises", fakePython("raises", `echo '${answer}'`));
   const err = r.points[0]!.torch!.error!;
-  const line =
-    readFileSync(fixture, "utf8")
-      .split("\n")
-      .findIndex((l) => l.includes("torch x.no_such_method")) + 1;
+  const line = raisingLine();
   assert.equal(
     err,
     `${fixture}:${line}:17: torch expression failed: AttributeError: Tensor object has no attribute no_such_method`,
