@@ -98,6 +98,9 @@ function copyAssets() {
   cpSync("node_modules/tree-sitter-cuda/tree-sitter-cuda.wasm", `${dist}/wasm/tree-sitter-cuda.wasm`);
   cpSync("node_modules/sql.js/dist/sql-wasm.wasm", `${dist}/wasm/sql-wasm.wasm`); // Nsight Systems exports
   if (existsSync("server/rules/docs")) cpSync("server/rules/docs", `${dist}/rules`, { recursive: true });
+  // The PyTorch baseline's sidecar, found beside the bundles (server/bench/torch/torchBaseline.ts).
+  mkdirSync(`${dist}/torch`, { recursive: true });
+  cpSync("server/bench/torch/sidecar.py", `${dist}/torch/sidecar.py`);
   // Each panel's stylesheet, webview/<panel>/<panel>.css, goes beside its script: dist/webview/<panel>.css.
   for (const panel of existsSync("webview") ? readdirSync("webview") : []) {
     const css = join("webview", panel, `${panel}.css`);

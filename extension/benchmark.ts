@@ -114,6 +114,7 @@ class Benchmarks implements vscode.Disposable {
           runner,
           device: bench.device,
           ...(s.nvcc.path ? { nvccPath: s.nvcc.path } : {}),
+          pythonPath: s.pythonPath,
           includePaths: s.nvcc.includePaths,
           extraArgs: s.nvcc.extraArgs,
           ...(bench.arch ? { arch: bench.arch } : {}),

@@ -26,6 +26,7 @@ export const DEFAULTS = {
   "bench.arch": "",
   "bench.device": 0,
   "nvcc.path": "",
+  "python.path": "python3",
   "nvcc.includePaths": [],
   "nvcc.extraArgs": [],
   "nvcc.checkOnSave": true,
@@ -110,6 +111,11 @@ export class Settings {
 
   get nsysPath(): string {
     return this.program("nsys.path");
+  }
+
+  /** The Python of the PyTorch baseline (`@bench torch`). */
+  get pythonPath(): string {
+    return this.program("python.path");
   }
 
   get nvidiaSmiPath(): string {

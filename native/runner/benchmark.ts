@@ -18,6 +18,7 @@ import type {
   TimingOptions,
   Tolerance,
 } from "./protocol";
+import { saveOutputs } from "./saveOutputs";
 import { StoppingRule, summarize } from "./stats";
 
 export type ProgressFn = (progress: ProgressMessage["progress"]) => void;
@@ -268,6 +269,7 @@ export function runBenchmark(
     runForOutputs(cuda, kernel);
     if (baseline) runForOutputs(cuda, baseline);
     const checks = compare(data, kernel, baseline);
+    if (req.outputsDir) saveOutputs(cuda, kernel.outputs, req.outputsDir);
     const flush = req.timing.flushL2 ? flushBuffer(cuda, state, req.device, dev.l2CacheBytes) : undefined;
     const peak = peakDramGBs(dev);
     const kernelStats = derive(measure(cuda, kernel, req.timing, flush, "sampling", progress), req, peak);

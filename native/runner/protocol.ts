@@ -104,6 +104,11 @@ export interface BenchmarkRequest {
   /** Per-size bytes moved and FLOPs, for GB/s and TFLOP/s. */
   bytes?: number;
   flops?: number;
+  /**
+   * Write the kernel's outputs of the check launch here, raw, as `<arg>.bin` each (the PyTorch
+   * baseline compares them with its own: server/bench/torch/). The folder must exist.
+   */
+  outputsDir?: string;
 }
 
 export interface SampleStats {

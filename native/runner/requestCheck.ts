@@ -140,6 +140,7 @@ export function checkBenchmarkRequest(v: unknown): BenchmarkRequest {
   if (o.baseline !== undefined) req.baseline = launchSpec(o.baseline, "params.baseline");
   if (o.bytes !== undefined) req.bytes = num(o.bytes, "params.bytes", { min: 0 });
   if (o.flops !== undefined) req.flops = num(o.flops, "params.flops", { min: 0 });
+  if (o.outputsDir !== undefined) req.outputsDir = str(o.outputsDir, "params.outputsDir");
   return req;
 }
 

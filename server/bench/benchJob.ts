@@ -52,6 +52,8 @@ export interface BenchJob {
   device?: number;
   /** cudaKernelDev.nvcc.path */
   nvccPath?: string;
+  /** cudaKernelDev.python.path: the Python of the PyTorch baseline (`@bench torch`); default python3. */
+  pythonPath?: string;
   /** cudaKernelDev.nvcc.includePaths / extraArgs, added to the file's compile_commands.json flags. */
   includePaths?: string[];
   extraArgs?: string[];

@@ -16,6 +16,8 @@
  *   // @bench baseline rmsnorm_kernel<__nv_bfloat16, 256>   a template baseline, its arguments in C++ order
  *   // @bench baseline scale_scalar grid=(cdiv(n, 256)) block=(256)   its own launch shape
  *   // @bench timing rsd=0.5 min_samples=10 budget_ms=2000 warmup=3 flush_l2=true
+ *   // @bench torch F.rms_norm(inp.view(rows, cols), (cols,), weight, eps)   a PyTorch baseline (Python)
+ *   // @bench torch.compile                          also time torch.compile of it
  *
  * dtypes: f32 f16 bf16 f64 i32 i64 u32 u64 u8 i8 (aliases: float half double int ...).
  * inits: randn(seed=S), uniform(LOW, HIGH, seed=S), zeros, ones, arange, constant(V). Default: zeros.
@@ -29,6 +31,7 @@ import type { TimingOptions } from "../../native/runner/protocol";
 import { type Expr, FUNCTION_NAMES, parseExpr } from "./expressions";
 import type { KernelInfo, SpecLine } from "./kernelScan";
 import { constant, parseArg } from "./specArgs";
+import { parseTorchLine } from "./specTorch";
 import { joinSpans, lexLine, spanOf, SpecError, type Token, TokenStream } from "./specLexer";
 import type { BenchSpec, Dim3Spec, ParsedSpec } from "./specTypes";
 
@@ -233,6 +236,7 @@ function parseAssignments(ts: TokenStream, spec: BenchSpec): void {
 }
 
 function parseLine(line: SpecLine, spec: BenchSpec): void {
+  if (parseTorchLine(line, spec)) return;
   const end = spanOf(line.line, line.column + line.text.length, line.column + line.text.length);
   const tokens = lexLine(line.text, line.line, line.column);
   if (tokens.length === 0) throw new SpecError("empty @bench line", line.markerSpan);
@@ -278,7 +282,7 @@ function parseLine(line: SpecLine, spec: BenchSpec): void {
     default:
       if (first.kind === "ident" && !ts.isPunct("=", 1))
         throw new SpecError(
-          `unknown @bench item '${first.text}' (expected arg, template, baseline, timing, or NAME=VALUE)`,
+          `unknown @bench item '${first.text}' (expected arg, template, baseline, timing, torch, or NAME=VALUE)`,
           first.span,
         );
       parseAssignments(ts, spec);
@@ -307,5 +311,7 @@ export function parseSpec(kernel: KernelInfo): ParsedSpec | undefined {
       else throw e;
     }
   }
+  if (spec.torchCompile && !spec.torch)
+    errors.push(new SpecError("'torch.compile' needs a 'torch EXPR' line to compile", spec.torchCompile));
   return { spec, errors };
 }

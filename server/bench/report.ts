@@ -35,8 +35,10 @@ export function speedup(
   return baseline.medianNs / kernel.medianNs;
 }
 
+/** A size passes when it ran, its outputs match the baseline's, and torch's when torch ran (without error). */
 export function pointPassed(p: PointResult): boolean {
-  return !p.error && !p.skipped && p.checks.every((c) => c.pass);
+  const torchOk = !p.torch || (!p.torch.error && p.torch.checks.every((c) => c.pass));
+  return !p.error && !p.skipped && p.checks.every((c) => c.pass) && torchOk;
 }
 
 export function historyEntry(r: BenchRunResults): HistoryEntry {
@@ -61,6 +63,8 @@ export function historyEntry(r: BenchRunResults): HistoryEntry {
       ...(p.pctPeakBandwidth !== undefined ? { pctPeakBandwidth: p.pctPeakBandwidth } : {}),
       ...(p.tflops !== undefined ? { tflops: p.tflops } : {}),
       ...(p.speedup !== undefined ? { speedup: p.speedup } : {}),
+      ...(p.torch?.eager ? { torchMedianNs: p.torch.eager.medianNs } : {}),
+      ...(p.torch?.compiled ? { torchCompiledMedianNs: p.torch.compiled.medianNs } : {}),
       pass: pointPassed(p),
       ...(p.error ? { error: `${p.error.code}: ${p.error.message}` } : p.skipped ? { error: "skipped" } : {}),
     })),
@@ -78,7 +82,9 @@ export function pointLine(p: PointResult | undefined): string {
   const parts = [formatNs(p.kernel.medianNs)];
   if (p.pctPeakBandwidth !== undefined) parts.push(`${p.pctPeakBandwidth.toFixed(1)}% of peak`);
   if (p.speedup !== undefined) parts.push(`${p.speedup.toFixed(2)}x the baseline`);
-  if (p.checks.some((c) => !c.pass)) parts.push("outputs differ");
+  if (p.torch?.speedup !== undefined) parts.push(`${p.torch.speedup.toFixed(2)}x torch`);
+  if (p.checks.some((c) => !c.pass) || p.torch?.checks.some((c) => !c.pass)) parts.push("outputs differ");
+  if (p.torch?.error) parts.push("torch failed");
   if (unblocked(p)) parts.push("launch latency included");
   return parts.join(", ");
 }
@@ -87,6 +93,9 @@ export function pointLine(p: PointResult | undefined): string {
 export function formatTable(r: BenchRunResults): string {
   const head = ["size", "median", "min", "RSD", "samples", "GB/s", "% peak", "TFLOP/s"];
   if (r.baseline) head.push("baseline", "speedup");
+  const torch = r.torch && !r.torch.unavailable ? r.torch : undefined;
+  if (torch)
+    head.push("torch", "vs torch", ...(torch.compile ? ["compiled", "vs compiled"] : []), "torch err");
   head.push("check");
   const rows = r.points.map((p) => {
     const k = p.kernel;
@@ -105,7 +114,11 @@ export function formatTable(r: BenchRunResults): string {
         p.baseline ? formatNs(p.baseline.medianNs) : "-",
         p.speedup !== undefined ? `${p.speedup.toFixed(2)}x` : "-",
       );
-    const failed = p.checks.filter((c) => !c.pass).map((c) => c.arg);
+    if (torch) cells.push(...torchCells(p, torch.compile));
+    const failed = [
+      ...p.checks.filter((c) => !c.pass).map((c) => c.arg),
+      ...(p.torch?.checks ?? []).filter((c) => !c.pass).map((c) => `${c.arg} vs torch`),
+    ];
     cells.push(
       p.error
         ? p.error.code
@@ -113,7 +126,7 @@ export function formatTable(r: BenchRunResults): string {
           ? "skipped"
           : failed.length > 0
             ? `FAIL ${failed.join(",")}`
-            : p.checks.length > 0
+            : p.checks.length + (p.torch?.checks.length ?? 0) > 0
               ? "ok"
               : "-",
     );
@@ -135,5 +148,36 @@ export function formatTable(r: BenchRunResults): string {
       (p) =>
         `${p.label}: timed without the blocking kernel (it timed out or could not load), launch latency included`,
     );
-  return [title, line(head), ...rows.map(line), ...errors, ...notes].join("\n");
+  return [title, line(head), ...rows.map(line), ...errors, ...notes, ...torchNotes(r)].join("\n");
+}
+
+const times = (x: number | undefined): string => (x !== undefined ? `${x.toFixed(2)}x` : "-");
+
+/** torch's median and the kernel's speedup over it (and over torch.compile), and the largest error. */
+function torchCells(p: PointResult, compile: boolean): string[] {
+  const t = p.torch;
+  const cells = [t?.eager ? formatNs(t.eager.medianNs) : t?.error ? "error" : "-", times(t?.speedup)];
+  if (compile) cells.push(t?.compiled ? formatNs(t.compiled.medianNs) : "-", times(t?.compiledSpeedup));
+  const errs = (t?.checks ?? []).map((c) => c.maxAbsErr);
+  cells.push(
+    errs.length === 0
+      ? "-"
+      : errs.some((e) => e == null)
+        ? "NaN"
+        : Math.max(...(errs as number[])).toPrecision(2),
+  );
+  return cells;
+}
+
+/** One line each: why torch did not run, an expression that raised, a torch.compile that failed. */
+function torchNotes(r: BenchRunResults): string[] {
+  if (!r.torch) return [];
+  if (r.torch.unavailable) return [`PyTorch baseline not run: ${r.torch.unavailable}`];
+  const notes = new Set<string>();
+  for (const p of r.points) {
+    if (p.torch?.error) notes.add(p.torch.error);
+    if (p.torch?.compileError) notes.add(`torch.compile failed: ${p.torch.compileError}`);
+    for (const c of p.torch?.checks ?? []) if (c.message) notes.add(`${p.label}: ${c.message}`);
+  }
+  return [...notes];
 }

@@ -7,6 +7,7 @@ import type {
   SampleStats,
   TimingOptions,
 } from "../../native/runner/protocol";
+import type { TorchCheck } from "./torch/torchProtocol";
 
 export const RESULTS_SCHEMA = 1;
 
@@ -33,9 +34,26 @@ export interface PointResult extends PointShape {
   /** baseline median / kernel median: > 1 means the kernel is faster. */
   speedup?: number;
   checks: OutputCheck[];
+  /** The PyTorch baseline at this size (`@bench torch`), when it ran. */
+  torch?: TorchPointResult;
   /** This size failed (the sweep stops at a sticky error; later sizes are `skipped`). */
   error?: RunnerError;
   skipped?: boolean;
+}
+
+/** The PyTorch baseline of one size: the expression's times, and the kernel's outputs against its. */
+export interface TorchPointResult {
+  eager?: SampleStats;
+  /** `torch.compile` of the expression, with `@bench torch.compile`. */
+  compiled?: SampleStats;
+  /** torch's median / the kernel's: > 1 means the kernel is faster. */
+  speedup?: number;
+  compiledSpeedup?: number;
+  checks: TorchCheck[];
+  /** torch.compile failed, in one line (the eager figures stand). */
+  compileError?: string;
+  /** The expression raised (with the spec line), or the sidecar failed: one line. */
+  error?: string;
 }
 
 export interface CompileInfo {
@@ -79,6 +97,8 @@ export interface BenchRunResults {
   ok: boolean;
   /** Click to the last result, ms (compile included); to this snapshot's last result while sizes are pending. */
   totalMs: number;
+  /** The PyTorch baseline asked for; `unavailable` says in one line why it did not run (no Python, torch, CUDA). */
+  torch?: { expr: string; compile: boolean; torchVersion?: string; unavailable?: string };
   /** Sizes still to run: present only in the snapshots shown while a sweep is in progress. */
   pendingSizes?: number;
 }
@@ -106,6 +126,8 @@ export interface HistoryEntry {
     pctPeakBandwidth?: number;
     tflops?: number;
     speedup?: number;
+    torchMedianNs?: number;
+    torchCompiledMedianNs?: number;
     pass: boolean;
     error?: string;
   }[];

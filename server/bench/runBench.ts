@@ -10,6 +10,7 @@ import { findKernel, planSizes, prepareBench } from "./prepare";
 import type { BenchRunResults } from "./results";
 import { snapshots } from "./snapshot";
 import { runSweep } from "./sweep";
+import { torchBaseline } from "./torch/torchBaseline";
 
 // The benchmark's public face for its callers, wherever the stages keep them.
 export { BenchError, type BenchJob, type BenchProgress, type BenchRunner, findKernel };
@@ -23,7 +24,8 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
   const points = planSizes(prepared, env.device);
   const build = await buildKernels(job, prepared, env);
   const timing = timingOf(prepared.spec);
-  const snapshot = snapshots({ started, startedAt, prepared, env, build, timing });
-  const results = await runSweep(job, { points, build, device: env.device, timing }, snapshot);
+  const torch = torchBaseline(job, prepared.spec, prepared.shownFile, env.device, timing);
+  const snapshot = snapshots({ started, startedAt, prepared, env, build, timing, torch });
+  const results = await runSweep(job, { points, build, device: env.device, timing, torch }, snapshot);
   return snapshot(results, 0);
 }

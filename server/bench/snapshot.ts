@@ -8,6 +8,7 @@ import { cppName } from "./harness";
 import type { PreparedBench } from "./prepare";
 import { pointPassed } from "./report";
 import { type BenchRunResults, type PointResult, RESULTS_SCHEMA } from "./results";
+import type { TorchBaseline } from "./torch/torchBaseline";
 
 /** The results so far as a whole run, `pending` sizes still to come. */
 export type Snapshot = (points: PointResult[], pending: number) => Promise<BenchRunResults>;
@@ -20,6 +21,7 @@ export interface FinishedStages {
   env: BenchEnvironment;
   build: BuiltKernels;
   timing: TimingOptions;
+  torch?: TorchBaseline | undefined;
 }
 
 /** Snapshots of this run; what they record of the environment is looked up once, from now on. */
@@ -40,6 +42,7 @@ export function snapshots(run: FinishedStages): Snapshot {
     timing: run.timing,
     points: [...points],
     ok: points.every(pointPassed),
+    ...(run.torch ? { torch: run.torch.info } : {}),
     totalMs: performance.now() - run.started,
     ...(pending > 0 ? { pendingSizes: pending } : {}),
   });

@@ -68,6 +68,10 @@ export interface BenchSpec {
     smem?: Expr;
   };
   timing: Partial<TimingOptions>;
+  /** `torch EXPR`: a PyTorch baseline, Python over the arguments (specTorch.ts). */
+  torch?: { expr: string; span: Span; lineSpan: Span };
+  /** `torch.compile`: where it is written; also time the compiled expression. */
+  torchCompile?: Span;
 }
 
 export interface ParsedSpec {

@@ -17,12 +17,15 @@ import type { SizePoint } from "./plan";
 import { derive, speedup } from "./report";
 import type { PointResult, PointShape } from "./results";
 import type { Snapshot } from "./snapshot";
+import type { TorchBaseline } from "./torch/torchBaseline";
 
 export interface Sweep {
   points: SizePoint[];
   build: BuiltKernels;
   device: DeviceAttributes;
   timing: TimingOptions;
+  /** The PyTorch baseline, run after the kernel at each size. */
+  torch?: TorchBaseline;
 }
 
 function launch(
@@ -41,7 +44,7 @@ function launch(
   };
 }
 
-function requestFor(sweep: Sweep, p: SizePoint): BenchmarkRequest {
+function requestFor(sweep: Sweep, p: SizePoint, outputsDir: string | undefined): BenchmarkRequest {
   const { inst, baseInst, cubinPath, info } = sweep.build;
   return {
     cubinPath,
@@ -53,6 +56,7 @@ function requestFor(sweep: Sweep, p: SizePoint): BenchmarkRequest {
     timing: sweep.timing,
     ...(p.bytes !== undefined ? { bytes: p.bytes } : {}),
     ...(p.flops !== undefined ? { flops: p.flops } : {}),
+    ...(outputsDir ? { outputsDir } : {}),
   };
 }
 
@@ -80,12 +84,13 @@ async function measure(
   job: BenchJob,
   sweep: Sweep,
   i: number,
+  outputsDir: string | undefined,
 ): Promise<{ result: BenchmarkResult } | { error: RunnerError }> {
   const p = sweep.points[i]!;
   const where = { point: i, points: sweep.points.length, label: p.label };
   job.onProgress?.({ stage: "running", ...where });
   try {
-    const result = await job.runner.request("benchmark", requestFor(sweep, p), {
+    const result = await job.runner.request("benchmark", requestFor(sweep, p, outputsDir), {
       ...signalOf(job),
       onProgress: (pr) =>
         job.onProgress?.({ stage: "running", ...where, phase: pr.phase, samples: pr.samples }),
@@ -138,13 +143,17 @@ export async function runSweep(job: BenchJob, sweep: Sweep, snapshot: Snapshot):
       results.push({ ...shape, skipped: true });
       continue;
     }
-    const m = await measure(job, sweep, i);
+    const dir = await sweep.torch?.outputsDir();
+    const m = await measure(job, sweep, i, dir);
     if ("error" in m) {
       results.push({ ...shape, error: m.error });
+      await sweep.torch?.discard(dir);
       if (stopsTheSweep(m.error)) stopped = true;
       continue;
     }
-    results.push(measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs));
+    const point = measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs);
+    const torch = dir && (await sweep.torch!.run(p, dir, point));
+    results.push(torch ? { ...point, torch } : point);
     if (job.onProgress) {
       const sofar = await snapshot(results, sweep.points.length - i - 1);
       job.onProgress({

@@ -18,6 +18,7 @@ interface BenchCliOptions {
   device: string;
   arch?: string;
   nvcc?: string;
+  python?: string;
   include: string[];
   flag: string[];
   cacheDir?: string;
@@ -48,6 +49,7 @@ export function benchCommand(): Command {
     .option("--device <n>", "GPU ordinal", "0")
     .option("--arch <sm>", "compile for this architecture instead of the GPU's (e.g. sm_90a)")
     .option("--nvcc <path>", "the nvcc to use (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)")
+    .option("--python <path>", "the Python of the PyTorch baseline (`@bench torch`; default python3)")
     .option(
       "-I, --include <dir>",
       "an include directory (repeatable); replaces compile_commands.json flags",
@@ -70,8 +72,11 @@ export function benchCommand(): Command {
       const workspace = resolve(opts.workspace ?? process.cwd());
       const client = new RunnerClient({ timeoutSeconds });
       const abort = new AbortController();
-      const onSigint = () => abort.abort();
-      process.once("SIGINT", onSigint);
+      // Ctrl-C cancels (exit 130); a second one quits at once. A listener stays registered for the
+      // whole run: with none, execa's exit hook (signal-exit) re-raises SIGINT while the PyTorch
+      // sidecar runs, and the CLI dies by the signal instead of cancelling.
+      const onSigint = () => (abort.signal.aborted ? process.exit(130) : abort.abort());
+      process.on("SIGINT", onSigint);
       try {
         const results = await runBenchmark({
           file,
@@ -79,6 +84,7 @@ export function benchCommand(): Command {
           runner: client,
           device,
           ...(opts.nvcc ? { nvccPath: opts.nvcc } : {}),
+          ...(opts.python ? { pythonPath: opts.python } : {}),
           ...(opts.arch ? { arch: opts.arch } : {}),
           extraArgs: opts.flag,
           includePaths: opts.include,

@@ -66,7 +66,7 @@ describe("bench CLI on a GPU", () => {
     const res = parse(r.stdout);
     assert.deepEqual(parse(readFileSync(out, "utf8")), res);
     assert.equal(res.baseline, "rmsnorm_kernel<__nv_bfloat16, 256>");
-    assert.equal(res.points.length, 4);
+    assert.equal(res.points.length, 5); // the seeds' five RMSNorm shapes
     for (const p of res.points) {
       assert.ok(p.kernel && p.kernel.samples >= 10, `${p.label}: samples`);
       assert.ok(p.kernel.medianNs > 1000, `${p.label}: a real kernel takes microseconds`);

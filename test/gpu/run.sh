@@ -20,6 +20,7 @@ if [ "${1:-}" = bench ]; then
   mapfile -t benches < <(find dist/gpu-tests -maxdepth 1 -name 'gpu*.js' | sort)
   [ ${#benches[@]} -gt 0 ] || { echo "bench:gpu: no dist/gpu-tests/gpu*.js" >&2; exit 1; }
   for b in "${benches[@]}"; do node "$b" "$@"; done
+  bash test/gpu/torch-timing.sh # the PyTorch baseline's timing against ncu and do_bench
   exit 0
 fi
 mapfile -t files < <(find dist/gpu-tests -maxdepth 1 -name '*.test.js' | sort)

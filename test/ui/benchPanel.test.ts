@@ -12,6 +12,7 @@ let ui: UiSession;
 before(async () => {
   ui = await startUiSession();
   copyFileSync(join(fixtures, "results-rmsnorm-h100.json"), join(ui.workspace, "results-rmsnorm.json"));
+  copyFileSync(join(fixtures, "results-rmsnorm-torch-h100.json"), join(ui.workspace, "results-torch.json"));
   // What the panel is sent after the first size of a four-size sweep (runBenchmark's snapshot).
   const full = JSON.parse(readFileSync(join(fixtures, "results-rmsnorm-h100.json"), "utf8")) as {
     points: unknown[];
@@ -52,5 +53,24 @@ test("a sweep in progress shows its first size and says how many are still runni
     const text = (await view.locator("body").textContent()) ?? "";
     assert.doesNotMatch(text, /all sizes ran/);
     await screenshot(ui.page, "bench-panel-partial");
+  });
+});
+
+test("a PyTorch baseline: its times, the speedups over it and the check against it", async () => {
+  await withFailureScreenshot(ui.page, "bench-panel-torch", async () => {
+    await openFile(ui.page, "results-torch.json");
+    await runCommand(ui.page, "CUDA Kernel Dev: Open Benchmark Results");
+    const view = activeWebview(ui.page);
+    await view.locator("section[data-chart=speedup] canvas").first().waitFor({ timeout: 20_000 });
+    const head = (await view.locator("thead").textContent()) ?? "";
+    assert.match(head, /PyTorch.*vs PyTorch.*compiled.*vs compiled.*max abs err.*cosine/);
+    const first = (await view.locator("tbody tr").first().textContent()) ?? "";
+    assert.match(first, /7\.52 µs.*1\.04×.*5\.79 µs.*0\.80×.*0\.016/);
+    const text = (await view.locator("body").textContent()) ?? "";
+    assert.match(
+      text,
+      /F\.rms_norm\(in_\.view\(rows, cols\), \(cols,\), weight, eps\) \(and torch\.compile\), torch 2\.11/,
+    );
+    await screenshot(ui.page, "bench-panel-torch");
   });
 });

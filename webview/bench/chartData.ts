@@ -28,16 +28,30 @@ export function chartsFor(r: BenchRunResults, history: HistoryEntry[]): ChartSpe
   const time: Series[] = [{ label: r.instance, values: r.points.map((p) => us(p.kernel?.medianNs)) }];
   if (r.baseline)
     time.push({ label: `${r.baseline} (baseline)`, values: r.points.map((p) => us(p.baseline?.medianNs)) });
+  const torch = r.torch && !r.torch.unavailable;
+  if (torch) time.push({ label: "PyTorch", values: r.points.map((p) => us(p.torch?.eager?.medianNs)) });
+  if (torch && r.torch!.compile)
+    time.push({ label: "torch.compile", values: r.points.map((p) => us(p.torch?.compiled?.medianNs)) });
   charts.push({ id: "time", title: "Median time per size", kind: "bar", unit: "µs", labels, series: time });
 
+  const speedups: Series[] = [];
   if (r.baseline && r.points.some((p) => p.speedup !== undefined))
+    speedups.push({ label: `over ${r.baseline}`, values: r.points.map((p) => p.speedup ?? null) });
+  if (r.points.some((p) => p.torch?.speedup !== undefined))
+    speedups.push({ label: "over PyTorch", values: r.points.map((p) => p.torch?.speedup ?? null) });
+  if (r.points.some((p) => p.torch?.compiledSpeedup !== undefined))
+    speedups.push({
+      label: "over torch.compile",
+      values: r.points.map((p) => p.torch?.compiledSpeedup ?? null),
+    });
+  if (speedups.length > 0)
     charts.push({
       id: "speedup",
-      title: `Speedup over ${r.baseline}`,
+      title: r.baseline ? `Speedup over ${r.baseline}${torch ? " and PyTorch" : ""}` : "Speedup over PyTorch",
       kind: "bar",
       unit: "×",
       labels,
-      series: [{ label: "speedup", values: r.points.map((p) => p.speedup ?? null) }],
+      series: speedups,
       reference: 1,
     });
 
@@ -82,10 +96,13 @@ export function chartsFor(r: BenchRunResults, history: HistoryEntry[]): ChartSpe
       kind: "line",
       unit: "µs",
       labels: runs.map((h) => runLabel(h)),
-      series: sizes.map((s) => ({
-        label: s,
-        values: runs.map((h) => us(h.points.find((p) => p.label === s)?.medianNs)),
-      })),
+      series: sizes.flatMap((s) => {
+        const at = (h: HistoryEntry) => h.points.find((p) => p.label === s);
+        const own = { label: s, values: runs.map((h) => us(at(h)?.medianNs)) };
+        // PyTorch's time beside the kernel's, where runs recorded it.
+        if (!runs.some((h) => at(h)?.torchMedianNs !== undefined)) return [own];
+        return [own, { label: `${s} (PyTorch)`, values: runs.map((h) => us(at(h)?.torchMedianNs)) }];
+      }),
     });
   }
   return charts;

@@ -48,6 +48,13 @@ function summary(r: BenchRunResults): HTMLElement {
     ["started", r.startedAt],
   ];
   if (r.baseline) facts.splice(1, 0, ["baseline", r.baseline]);
+  if (r.torch)
+    facts.splice(r.baseline ? 2 : 1, 0, [
+      "PyTorch",
+      r.torch.unavailable
+        ? `not run: ${r.torch.unavailable}`
+        : `${r.torch.expr}${r.torch.compile ? " (and torch.compile)" : ""}${r.torch.torchVersion ? `, torch ${r.torch.torchVersion}` : ""}`,
+    ]);
   box.append(dl(facts));
   if (r.pendingSizes) {
     const n = r.points.length;
@@ -71,17 +78,51 @@ function checkText(p: PointResult): string {
   if (p.error) return `${p.error.code}${p.error.call ? ` in ${p.error.call}` : ""}`;
   if (p.skipped) return "skipped";
   if (p.checks.length === 0) return "–";
-  const bad = p.checks.filter((c) => !c.pass);
-  if (bad.length === 0) return "ok";
-  return bad
-    .map((c) => `${c.arg}: ${c.mismatched} differ, ${c.unwritten} unwritten, max abs ${c.maxAbsError ?? "–"}`)
-    .join("; ");
+  const bad = p.checks
+    .filter((c) => !c.pass)
+    .map(
+      (c) => `${c.arg}: ${c.mismatched} differ, ${c.unwritten} unwritten, max abs ${c.maxAbsError ?? "–"}`,
+    );
+  for (const c of p.torch?.checks ?? [])
+    if (!c.pass) bad.push(`${c.arg} vs torch: ${c.mismatches} differ, max abs ${c.maxAbsErr ?? "NaN"}`);
+  if (p.torch?.error) bad.push("torch failed");
+  return bad.length === 0 ? "ok" : bad.join("; ");
+}
+
+/** torch's median, the kernel's speedup over it (and torch.compile's), the worst error and cosine. */
+function torchCells(p: PointResult, compile: boolean): string[] {
+  const t = p.torch;
+  const cells = [time(t?.eager?.medianNs), fixed(t?.speedup, 2, "×")];
+  if (compile) cells.push(time(t?.compiled?.medianNs), fixed(t?.compiledSpeedup, 2, "×"));
+  const worst = (t?.checks ?? []).reduce<number | undefined>(
+    (m, c) => (c.maxAbsErr == null ? m : Math.max(m ?? 0, c.maxAbsErr)),
+    undefined,
+  );
+  const cos = (t?.checks ?? []).reduce<number | undefined>(
+    (m, c) => (c.cosine == null ? m : Math.min(m ?? 1, c.cosine)),
+    undefined,
+  );
+  cells.push(worst === undefined ? "–" : worst.toPrecision(2), fixed(cos, 6));
+  return cells;
+}
+
+function pointFailed(p: PointResult): boolean {
+  return !!p.error || !!p.torch?.error || [...p.checks, ...(p.torch?.checks ?? [])].some((x) => !x.pass);
 }
 
 function table(r: BenchRunResults): HTMLElement {
   const t = el("table");
   const head = ["size", "median", "min", "max", "RSD", "samples", "GB/s", "% peak", "TFLOP/s"];
   if (r.baseline) head.push("baseline", "speedup");
+  const torch = r.torch && !r.torch.unavailable ? r.torch : undefined;
+  if (torch)
+    head.push(
+      "PyTorch",
+      "vs PyTorch",
+      ...(torch.compile ? ["compiled", "vs compiled"] : []),
+      "max abs err",
+      "cosine",
+    );
   head.push("check");
   const tr = el("tr");
   for (const h of head) tr.append(el("th", h));
@@ -104,16 +145,20 @@ function table(r: BenchRunResults): HTMLElement {
       fixed(p.tflops, 2),
     ];
     if (r.baseline) cells.push(time(p.baseline?.medianNs), fixed(p.speedup, 2, "×"));
+    if (torch) cells.push(...torchCells(p, torch.compile));
     cells.push(checkText(p));
     cells.forEach((c, i) =>
-      row.append(
-        el("td", c, i === cells.length - 1 && (p.error || p.checks.some((x) => !x.pass)) ? "bad" : undefined),
-      ),
+      row.append(el("td", c, i === cells.length - 1 && pointFailed(p) ? "bad" : undefined)),
     );
     body.append(row);
-    if (p.error) {
+    for (const message of [
+      p.error?.message,
+      p.torch?.error,
+      p.torch?.compileError && `torch.compile failed: ${p.torch.compileError}`,
+    ]) {
+      if (!message) continue;
       const er = el("tr");
-      const td = el("td", p.error.message, "bad");
+      const td = el("td", message, "bad");
       td.colSpan = head.length;
       er.append(td);
       body.append(er);

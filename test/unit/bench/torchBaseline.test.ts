@@ -1,0 +1,217 @@
+// The PyTorch baseline's flow without a GPU or torch: a fake runner at the protocol boundary and, for
+// the sidecar, this machine's real python3 (which has no torch) or a fake "python" (a shell script
+// standing in for what cannot run here: torch on a GPU). The real sidecar on a GPU is
+// test/gpu/torchBaseline.test.ts.
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import type { BenchmarkRequest, DeviceAttributes } from "../../../native/runner/protocol";
+import { formatTable, historyEntry } from "../../../server/bench/report";
+import { BenchError, type BenchRunner, runBenchmark } from "../../../server/bench/runBench";
+import type { TorchRequest } from "../../../server/bench/torch/torchProtocol";
+import { addLaunchObserver, setLaunchPolicy } from "../../../server/process/launch";
+import { trustPolicy } from "../../../server/process/trust";
+import { raisingLine, torchFixture } from "../../support/torchFixture";
+
+const fixture = torchFixture;
+const h200 = JSON.parse(
+  readFileSync(join(__dirname, "../../fixtures/bench/device-h200.json"), "utf8"),
+) as DeviceAttributes;
+const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
+const dir = mkdtempSync(join(tmpdir(), "ckd-fake-python-"));
+
+/** A runner at the protocol boundary: the kernel measured at 10 µs, the requests kept. */
+function fakeRunner(benchmarks: BenchmarkRequest[] = []): BenchRunner {
+  const stats = { samples: 10, medianNs: 10_000, minNs: 9900, maxNs: 10_100, meanNs: 10_000, stdevNs: 30 };
+  const answers: Record<string, (params: unknown) => unknown> = {
+    hello: () => ({ pid: 1, driverVersion: 13000 }),
+    devices: () => [h200],
+    benchmark: (params) => {
+      benchmarks.push(params as BenchmarkRequest);
+      return { device: h200.name, kernel: { ...stats, rsdPct: 0.3, stoppedBy: "rsd" }, checks: [] };
+    },
+  };
+  return { request: (method, params) => Promise.resolve(answers[method]!(params) as never) };
+}
+
+/** A stand-in for python: saves the request it was given, then runs `body` (sh). */
+function fakePython(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\ncp "$3" "${dir}/${name}.request.json"\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const okAnswer = (pass: boolean) =>
+  JSON.stringify({
+    checks: [
+      {
+        arg: "out",
+        pass,
+        elements: 65536,
+        mismatches: pass ? 0 : 65536,
+        maxAbsErr: pass ? 0 : 1e-3,
+        maxRelErr: 0,
+        cosine: 1,
+      },
+    ],
+    eager: {
+      samples: 20,
+      medianNs: 25_000,
+      minNs: 24_000,
+      maxNs: 26_000,
+      meanNs: 25_000,
+      stdevNs: 100,
+      rsdPct: 0.4,
+      stoppedBy: "rsd",
+    },
+    compiled: {
+      samples: 20,
+      medianNs: 12_500,
+      minNs: 12_000,
+      maxNs: 13_000,
+      meanNs: 12_500,
+      stdevNs: 50,
+      rsdPct: 0.4,
+      stoppedBy: "rsd",
+    },
+    torchVersion: "2.11.0",
+  });
+
+const bench = (kernel: string, pythonPath: string, signal?: AbortSignal) =>
+  runBenchmark({
+    file: fixture,
+    kernel,
+    runner: fakeRunner(),
+    cacheDir,
+    pythonPath,
+    ...(signal ? { signal } : {}),
+  });
+
+test("the sidecar gets the kernel's arguments with the runner's seeds, the sizes, and the kernel's outputs folder", async () => {
+  const benchmarks: BenchmarkRequest[] = [];
+  const runner = fakeRunner(benchmarks);
+  const python = fakePython("ok", `echo '${okAnswer(true)}'`);
+  const r = await runBenchmark({
+    file: fixture,
+    kernel: "copy_inputs",
+    runner,
+    cacheDir,
+    pythonPath: python,
+  });
+  const req = JSON.parse(readFileSync(`${python}.request.json`, "utf8")) as TorchRequest;
+  assert.equal(req.expr, "(x, y, z, w, v)");
+  assert.deepEqual(req.vars, { n: 4099 });
+  const seeds = Object.fromEntries(req.args.map((a) => [a.name, a.kind === "buffer" ? a.seed : a.value]));
+  // An init's own seed, else the argument's 1-based position: what the runner generates from.
+  assert.deepEqual(seeds, { a: 1, b: 2, c: 3, d: 4, e: 5, x: 7, y: 9, z: 8, w: 9, v: 10, n: 4099 });
+  assert.equal(req.l2Bytes, h200.l2CacheBytes);
+  assert.ok(
+    req.outputsDir && benchmarks[0]!.outputsDir === req.outputsDir,
+    "the runner writes where torch reads",
+  );
+  assert.ok(!existsSync(req.outputsDir), "the folder is removed after the size");
+  const t = r.points[0]!.torch!;
+  assert.equal(t.speedup, 2.5);
+  assert.equal(t.eager!.pctPeakBandwidth !== undefined || r.points[0]!.bytes === undefined, true);
+  assert.ok(r.ok);
+  assert.equal(r.torch?.torchVersion, "2.11.0");
+  const table = formatTable(r);
+  assert.match(table.split("\n")[1]!, /torch\s+vs torch\s+torch err\s+check/);
+  assert.match(table.split("\n")[2]!, /25\.00 µs\s+2\.50x\s+0\.0\s+ok/);
+  assert.equal(historyEntry(r).points[0]!.torchMedianNs, 25_000);
+});
+
+test("a mismatch against torch fails the check, and the run", async () => {
+  const r = await bench("twice", fakePython("mismatch", `echo '${okAnswer(false)}'`));
+  assert.equal(r.points[0]!.torch!.checks[0]!.pass, false);
+  assert.equal(r.ok, false);
+  assert.match(formatTable(r), /FAIL out vs torch/);
+});
+
+test("an expression that raises: its Python error in one line, with the spec line", async () => {
+  const answer = JSON.stringify({
+    error: { kind: "expr", message: "AttributeError: Tensor object has no attribute no_such_method" },
+  });
+  const r = await bench("twice_raises", fakePython("raises", `echo '${answer}'`));
+  const err = r.points[0]!.torch!.error!;
+  const line = raisingLine();
+  assert.equal(
+    err,
+    `${fixture}:${line}:17: torch expression failed: AttributeError: Tensor object has no attribute no_such_method`,
+  );
+  assert.equal(r.ok, false);
+  assert.ok(formatTable(r).split("\n").includes(err));
+});
+
+test("no torch (this machine's python3): one clear line, the kernel's results still shown, the run ok", async (t) => {
+  if (
+    !existsSync("/usr/bin/python3") &&
+    !process.env.PATH?.split(":").some((p) => existsSync(join(p, "python3")))
+  )
+    return t.skip("no python3 here");
+  const r = await bench("twice", "python3");
+  assert.match(
+    r.torch!.unavailable!,
+    /^torch is not importable by \S+ \(ModuleNotFoundError: No module named 'torch'\)$/,
+  );
+  assert.ok(r.points[0]!.kernel && r.ok);
+  assert.equal(r.points[0]!.torch, undefined);
+  assert.match(formatTable(r), /\nPyTorch baseline not run: torch is not importable/);
+});
+
+test("no python: the setting to change, in one line", async () => {
+  const r = await bench("twice", join(dir, "no-such-python"));
+  assert.match(
+    r.torch!.unavailable!,
+    /not found at ".*no-such-python": set cudaKernelDev\.python\.path or put it on PATH/,
+  );
+});
+
+test("a sidecar that crashes: its last stderr line, for that size", async () => {
+  const r = await bench(
+    "twice",
+    fakePython("crash", "echo 'Traceback...' >&2; echo 'Segfault-ish: boom' >&2; exit 3"),
+  );
+  assert.equal(r.points[0]!.torch!.error, "the torch sidecar exited with code 3: Segfault-ish: boom");
+});
+
+test("untrusted workspace: the sidecar is not started", async () => {
+  setLaunchPolicy(trustPolicy(() => false));
+  try {
+    const r = await bench("twice", fakePython("denied", `echo '${okAnswer(true)}'`));
+    assert.match(r.torch!.unavailable!, /was not run: this workspace is in Restricted Mode/);
+    assert.ok(!existsSync(join(dir, "denied.request.json")));
+  } finally {
+    setLaunchPolicy(undefined);
+  }
+});
+
+test("cancel stops the sidecar", async () => {
+  const pidFile = join(dir, "slow.pid");
+  const python = fakePython("slow", `echo $$ > "${pidFile}"\nexec sleep 60`);
+  const controller = new AbortController();
+  const stop = addLaunchObserver((e) => {
+    if (e.command === python) setTimeout(() => controller.abort(), 300);
+  });
+  try {
+    await assert.rejects(
+      bench("twice", python, controller.signal),
+      (e: BenchError) => e.code === "CANCELLED",
+    );
+  } finally {
+    stop();
+  }
+  const pid = Number(readFileSync(pidFile, "utf8"));
+  assert.throws(() => process.kill(pid, 0), /ESRCH/, "the sidecar is gone");
+});
+
+test("no sidecar is left running after 100 runs", async () => {
+  const python = fakePython("many", `echo $$ >> "${dir}/many.pids"\necho '${okAnswer(true)}'`);
+  for (let i = 0; i < 100; i++) assert.ok((await bench("twice", python)).ok);
+  const pids = readFileSync(join(dir, "many.pids"), "utf8").trim().split("\n").map(Number);
+  assert.equal(pids.length, 100);
+  for (const pid of pids) assert.throws(() => process.kill(pid, 0), /ESRCH/);
+});
