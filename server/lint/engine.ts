@@ -99,7 +99,10 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
   if (scope?.contextFrom) idx.takeOver(scope.contextFrom, CONTEXT_VALUES);
   const deps = new Map<string, readonly Dependency[]>();
   const targets = [...new Set(opts.targets)].sort((a, b) => a - b);
-  const options: RuleOptions = { launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [] };
+  const options: RuleOptions = {
+    launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [],
+    headerRoot: opts.ruleOptions?.headerRoot,
+  };
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
   const timings = new Map<string, number>();

@@ -4,12 +4,12 @@ import { replaceNode } from "./util/nodes";
 
 /**
  * A deliberate tiny launch, not a wasted warp: a block of one thread (a serial helper kernel, a delay, a
- * test probe), or a constant grid whose whole launch has fewer threads than one warp (`<<<2, 2>>>`).
+ * test probe), or a constant grid whose whole launch fits in one warp (`<<<2, 2>>>`).
  */
 function isTinyLaunch(b: KnownBlockSize, threads: number): boolean {
   if (threads === 1) return true;
   const grid = b.grid?.();
-  return grid !== undefined && grid[0] * grid[1] * grid[2] * threads < 32;
+  return grid !== undefined && grid[0] * grid[1] * grid[2] * threads <= 32;
 }
 
 export const blockSizeNotWarpMultiple = blockSizeRule(

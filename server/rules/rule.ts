@@ -34,6 +34,8 @@ export interface Finding {
 export interface RuleOptions {
   /** Extra launch-check macros accepted by missing-launch-check (besides the built-in ones). */
   launchCheckMacros: string[];
+  /** The folder above which project headers are not read (the workspace or lint root); default: the file's. */
+  headerRoot?: string;
 }
 
 export interface LintContext {

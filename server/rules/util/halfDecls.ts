@@ -1,12 +1,17 @@
-// The FP16/BF16-typed names of a file, read from the declarations in the text (halfText.ts): one
-// HalfScope per function that declares any, over a file scope.
+// The FP16/BF16-typed names of a file, read from the declarations in its code (halfText.ts; comments and
+// strings declare nothing): one HalfScope per function that declares any, inside the scope of the
+// struct it is a member of (if any), inside the file scope. Struct members type names only in their
+// struct's member functions, never in other functions.
 import type { Node } from "web-tree-sitter";
+import { codeText } from "./codeText";
+import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
 import { halfName, readHalfTypes } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 
 export interface FunctionHalfScope {
-  fn: Node;
+  /** The function definition, or a struct's member list. */
+  node: Node;
   start: number;
   end: number;
   scope: HalfScope;
@@ -16,38 +21,66 @@ export interface HalfDecls {
   file: HalfScope;
   /** Initialisers of half-typed variables (`__half h = 0.0f`): name, kind and the value's text range. */
   initializers: { name: string; kind: HalfKind; start: number; end: number }[];
-  /** Functions that declare half-typed names, in document order. */
+  /** Functions and struct bodies that declare half-typed names, in document order (a struct's range holds its member functions'). */
   functions: FunctionHalfScope[];
-  /** The scope for an offset: the function's when it declares half names, else the file's. */
+  /** The scope for an offset: its function's (or struct's) when that declares half names, else the file's. */
   scopeAt(offset: number): HalfScope;
 }
 
-export function halfDecls(idx: FileIndex): HalfDecls {
+/**
+ * `env` gives the aliases of the half types (declEnv.ts); only aliases every definition of which names
+ * the same type are used: a name's operators are judged by its type in every build.
+ */
+export function halfDecls(idx: FileIndex, env?: DeclEnv): HalfDecls {
   // The file-scope declarations type names in every function: a whole-file fact.
   idx.reads("halfDecls");
-  return idx.shared("halfDecls", () => findHalfDecls(idx));
+  return idx.shared("halfDecls", () => findHalfDecls(idx, certainAliases(env)));
 }
 
-function findHalfDecls(idx: FileIndex): HalfDecls {
+function certainAliases(env: DeclEnv | undefined): Map<string, HalfKind> | undefined {
+  if (!env || env.halfAliases.size === 0) return undefined;
+  const out = new Map<string, HalfKind>();
+  for (const [name, a] of env.halfAliases) if (a.certain) out.set(name, a.kind);
+  return out.size > 0 ? out : undefined;
+}
+
+/** The member list of the struct/class/union a file-level declaration at `at` is in, if any. */
+function memberListAt(idx: FileIndex, at: number): Node | undefined {
+  for (let n: Node | null = idx.nodeAt(at, at + 1); n; n = n.parent) {
+    if (n.type === "field_declaration_list") return n;
+    if (n.type === "translation_unit" || n.type === "compound_statement") return undefined;
+  }
+  return undefined;
+}
+
+interface Region {
+  node: Node;
+  decls: HalfEntry[];
+}
+
+function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefined): HalfDecls {
   const fileEntries: PlacedHalfEntry[] = [];
-  const perFn = new Map<number, { fn: Node; decls: HalfEntry[] }>();
+  const perFn = new Map<number, Region>();
+  const perStruct = new Map<number, Region>();
   const inits: HalfDecls["initializers"] = [];
-  const tokens = readHalfTypes(idx.text, idx.window.start, idx.window.end);
+  const tokens = readHalfTypes(codeText(idx), idx.window.start, idx.window.end, aliases);
   // A windowed run read only its window: the names elsewhere come from earlier runs.
   idx.facts.halfNames = [...(idx.carried?.halfNames ?? []), ...tokens.map(halfName)].sort(
     (a, b) => a.at - b.at,
   );
+  const add = (into: Map<number, Region>, node: Node, entry: HalfEntry): void => {
+    const r = into.get(node.id) ?? { node, decls: [] };
+    r.decls.push(entry);
+    into.set(node.id, r);
+  };
   for (const { read: h } of tokens) {
     if (!h) continue;
     const fn = idx.functionAt(h.at);
+    const members = fn || h.entries.length === 0 ? undefined : memberListAt(idx, h.at);
     for (const entry of h.entries) {
-      if (!fn) {
-        fileEntries.push({ offset: h.at, entry });
-        continue;
-      }
-      const e = perFn.get(fn.id) ?? { fn, decls: [] };
-      e.decls.push(entry);
-      perFn.set(fn.id, e);
+      if (fn) add(perFn, fn, entry);
+      else if (members) add(perStruct, members, entry);
+      else fileEntries.push({ offset: h.at, entry });
     }
     for (const init of h.inits) inits.push({ ...init, kind: h.kind });
   }
@@ -58,18 +91,27 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
   );
   idx.facts.fileHalfEntries = placed;
   const file = new HalfScope(placed.map((p) => p.entry));
+  const structs = [...perStruct.values()].map(({ node, decls }) => ({
+    node,
+    start: node.startIndex,
+    end: node.endIndex,
+    scope: new HalfScope(decls, file),
+  }));
+  // A member function sees its struct's members: its scope lies inside the struct's (the innermost one).
+  const structAt = (at: number): FunctionHalfScope | undefined =>
+    structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
   const functions = [...perFn.values()]
-    .map(({ fn, decls }) => ({
-      fn,
-      start: fn.startIndex,
-      end: fn.endIndex,
-      scope: new HalfScope(decls, file),
+    .map(({ node, decls }) => ({
+      node,
+      start: node.startIndex,
+      end: node.endIndex,
+      scope: new HalfScope(decls, structAt(node.startIndex)?.scope ?? file),
     }))
     .sort((a, b) => a.start - b.start);
-  const result: HalfDecls = {
+  return {
     file,
     initializers: inits,
-    functions,
+    functions: [...functions, ...structs].sort((a, b) => a.start - b.start),
     scopeAt(offset) {
       // Functions come from functionAt (outermost definitions), so they do not overlap: binary search.
       let lo = 0;
@@ -81,8 +123,7 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
         else if (offset >= f.end) lo = mid + 1;
         else return f.scope;
       }
-      return file;
+      return structs.length > 0 ? (structAt(offset)?.scope ?? file) : file;
     },
   };
-  return result;
 }
