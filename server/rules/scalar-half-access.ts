@@ -29,8 +29,9 @@ function halfPointer(aliases: ReadonlyMap<string, HalfAlias>): {
   return { re, kind };
 }
 
+/** Vector types and 128-bit helpers (llm.c's x128/Packed128, load128/store128): the function vectorizes. */
 const VECTOR_TYPES =
-  /\b(__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2)\b/;
+  /\b(__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2|[A-Za-z_]\w*128)\b/;
 
 export const scalarHalfAccess: Rule = {
   id: "scalar-half-access",

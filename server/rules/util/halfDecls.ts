@@ -53,6 +53,37 @@ function memberListAt(idx: FileIndex, at: number): Node | undefined {
   return undefined;
 }
 
+/** Non-half scalar and vector types: `const float d = …` next to `const half d = …` makes `d` unknown. */
+const OTHER_TYPES =
+  "float|double|int|unsigned|long|short|char|bool|size_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|uint64_t|float2|float3|float4|int2|int4|uint2|uint4";
+
+/** The names of `decls` that the code in [start, end) also declares with a non-half type. */
+function otherlyDeclared(code: string, start: number, end: number, decls: readonly HalfEntry[]): string[] {
+  const names = [...new Set(decls.map((d) => d.name))].filter((n) => /^[A-Za-z_]\w*$/.test(n));
+  if (names.length === 0) return [];
+  const re = new RegExp(
+    `\\b(?:${OTHER_TYPES})\\s*[*&]*\\s*(?:(?:const|__restrict__|volatile)\\s*[*&]*\\s*)*\\b(${names.join("|")})\\s*[=;,[)]`,
+    "g",
+  );
+  re.lastIndex = start;
+  const out = new Set<string>();
+  for (let m = re.exec(code); m && m.index < end; m = re.exec(code)) out.add(m[1]!);
+  return [...out];
+}
+
+/** [start, end) of each `#define` (with its continuation lines): declarations in macro bodies are not the file's. */
+function defineRanges(idx: FileIndex): [number, number][] {
+  const out: [number, number][] = [];
+  for (const d of idx.directives()) {
+    if (d.word !== "define") continue;
+    let end = idx.text.indexOf("\n", d.end);
+    while (end > 0 && /\\\r?$/.test(idx.text.slice(Math.max(0, end - 2), end)))
+      end = idx.text.indexOf("\n", end + 1);
+    out.push([d.lineStart, end < 0 ? idx.text.length : end]);
+  }
+  return out;
+}
+
 interface Region {
   node: Node;
   decls: HalfEntry[];
@@ -73,8 +104,12 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
     r.decls.push(entry);
     into.set(node.id, r);
   };
+  const defines = tokens.length > 0 ? defineRanges(idx) : [];
+  let d = 0;
   for (const { read: h } of tokens) {
     if (!h) continue;
+    while (d < defines.length && defines[d]![1] <= h.at) d++;
+    if (d < defines.length && defines[d]![0] <= h.at) continue;
     const fn = idx.functionAt(h.at);
     const members = fn || h.entries.length === 0 ? undefined : memberListAt(idx, h.at);
     for (const entry of h.entries) {
@@ -100,13 +135,13 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   // A member function sees its struct's members: its scope lies inside the struct's (the innermost one).
   const structAt = (at: number): FunctionHalfScope | undefined =>
     structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
+  const code = codeText(idx);
   const functions = [...perFn.values()]
-    .map(({ node, decls }) => ({
-      node,
-      start: node.startIndex,
-      end: node.endIndex,
-      scope: new HalfScope(decls, structAt(node.startIndex)?.scope ?? file),
-    }))
+    .map(({ node, decls }) => {
+      const scope = new HalfScope(decls, structAt(node.startIndex)?.scope ?? file);
+      for (const name of otherlyDeclared(code, node.startIndex, node.endIndex, decls)) scope.shadow(name);
+      return { node, start: node.startIndex, end: node.endIndex, scope };
+    })
     .sort((a, b) => a.start - b.start);
   return {
     file,
