@@ -44,13 +44,18 @@ function certainAliases(env: DeclEnv | undefined): Map<string, HalfKind> | undef
   return out.size > 0 ? out : undefined;
 }
 
-/** The member list of the struct/class/union a file-level declaration at `at` is in, if any. */
-function memberListAt(idx: FileIndex, at: number): Node | undefined {
+/**
+ * Where a declaration outside any function found by functionAt is: in a struct/class/union's member
+ * list, in a block (a function the index could not find, e.g. split by `#if`: its locals are not file
+ * scope), or at file scope.
+ */
+function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
   for (let n: Node | null = idx.nodeAt(at, at + 1); n; n = n.parent) {
     if (n.type === "field_declaration_list") return n;
-    if (n.type === "translation_unit" || n.type === "compound_statement") return undefined;
+    if (n.type === "compound_statement") return "block";
+    if (n.type === "translation_unit") return "file";
   }
-  return undefined;
+  return "file";
 }
 
 /** Non-half scalar and vector types: `const float d = …` next to `const half d = …` makes `d` unknown. */
@@ -111,10 +116,11 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
     while (d < defines.length && defines[d]![1] <= h.at) d++;
     if (d < defines.length && defines[d]![0] <= h.at) continue;
     const fn = idx.functionAt(h.at);
-    const members = fn || h.entries.length === 0 ? undefined : memberListAt(idx, h.at);
+    const place = fn || h.entries.length === 0 ? "file" : placeOf(idx, h.at);
+    if (place === "block") continue;
     for (const entry of h.entries) {
       if (fn) add(perFn, fn, entry);
-      else if (members) add(perStruct, members, entry);
+      else if (place !== "file") add(perStruct, place, entry);
       else fileEntries.push({ offset: h.at, entry });
     }
     for (const init of h.inits) inits.push({ ...init, kind: h.kind });
