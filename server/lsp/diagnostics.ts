@@ -132,6 +132,7 @@ export class Linter {
       rules: entry.pausedRules.size === 0 ? rules : rules.filter((r) => !entry.pausedRules.has(r.id)),
       ruleOptions: {
         launchCheckMacros: [...dc.config.launchCheckMacros, ...dc.settings.launchCheckMacros],
+        headerRoot: dc.root,
       },
       // The user's settings win over the shared workspace file.
       severity: { ...dc.config.severity, ...dc.settings.severity },
