@@ -3,7 +3,7 @@
 // type name in a string declares nothing.
 import type { FileIndex } from "./fileIndex";
 
-const NOT_CODE = /\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|"(?:[^"\\\n]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S]){1,8}'/g;
+const NOT_CODE = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S]){1,8}'/g;
 
 /** `text` with every comment and literal replaced by spaces (line breaks kept, so offsets and lines hold). */
 export function codeOnly(text: string): string {
