@@ -11,7 +11,8 @@ export function codeOnly(text: string): string {
   let last = 0;
   NOT_CODE.lastIndex = 0;
   for (let m = NOT_CODE.exec(text); m; m = NOT_CODE.exec(text)) {
-    out += text.slice(last, m.index) + m[0].replace(/[^\n\r]/g, " ");
+    const blank = /[\n\r]/.test(m[0]) ? m[0].replace(/[^\n\r]/g, " ") : " ".repeat(m[0].length);
+    out += text.slice(last, m.index) + blank;
     last = m.index + m[0].length;
   }
   return last === 0 ? text : out + text.slice(last);

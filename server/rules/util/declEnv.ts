@@ -36,13 +36,31 @@ export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "o
   idx.reads("context:decls");
   return idx.shared("declEnv", () => {
     const own = sourceFacts(idx.text, codeText(idx));
-    const all = [own, ...projectHeaders(ctx.fileName, own.includes, ctx.options.headerRoot)];
+    const headers = projectHeaders(ctx.fileName, own.includes, ctx.options.headerRoot);
+    const seeds = [...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros];
+    // The headers' part is worked out once per set of headers (files of a folder share it); a header
+    // macro that expands to a macro the including file defines is not followed.
+    let fromHeaders = headerEnvs.get(headers);
+    if (!fromHeaders || fromHeaders.seeds !== seeds.join(",")) {
+      fromHeaders = {
+        seeds: seeds.join(","),
+        checks: launchChecks(headers, seeds),
+        aliases: halfAliases(headers),
+      };
+      headerEnvs.set(headers, fromHeaders);
+    }
     return {
-      launchChecks: launchChecks(all, [...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros]),
-      halfAliases: halfAliases(all),
+      launchChecks: launchChecks([own], [...fromHeaders.checks]),
+      halfAliases: own.aliases.size === 0 ? fromHeaders.aliases : halfAliases([own, ...headers]),
     };
   });
 }
+
+/** Per set of project headers (projectHeaders.ts returns the same array for the same set): their checks. */
+const headerEnvs = new WeakMap<
+  readonly SourceFacts[],
+  { seeds: string; checks: Set<string>; aliases: Map<string, HalfAlias> }
+>();
 
 /** The checks, then every macro whose body names one (repeated until no macro is added). */
 function launchChecks(files: readonly SourceFacts[], seeds: readonly string[]): Set<string> {
@@ -90,7 +108,7 @@ function halfAliases(files: readonly SourceFacts[]): Map<string, HalfAlias> {
 }
 
 /** The lines an edit may change the environment through: macro, include and alias lines (hashed). */
-const ENV_LINES = /^[ \t]*#[ \t]*(?:define|include)\b[^\n]*|\b(?:typedef|using)\b[^;{}]*;/gm;
+const ENV_LINES = /#[ \t]*(?:define|include)\b[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
 
 /** A short key of the file's own environment lines: equal keys, equal environments (headers aside). */
 export function declEnvKey(idx: FileIndex): string {

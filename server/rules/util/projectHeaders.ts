@@ -23,10 +23,19 @@ const MAX_HEADER_CHARS = 1 << 20;
 const MAX_DEPTH = 4;
 const MAX_HEADERS = 64;
 
-const DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)((?:[^\n\\]|\\\r?\n|\\)*)/gm;
-const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm;
+/** `#define NAME` (a directive when only spaces precede the `#` on its line: checked by the caller). */
+const DEFINE = /#[ \t]*define[ \t]+([A-Za-z_]\w*)/g;
+const INCLUDE = /#[ \t]*include[ \t]*"([^"\n]+)"/g;
 const TYPEDEF = /\btypedef\s+((?:(?:const|volatile)\s+)*[A-Za-z_][\w:]*)\s+([A-Za-z_]\w*)\s*;/g;
 const USING = /\busing\s+([A-Za-z_]\w*)\s*=\s*((?:(?:const|volatile)\s+)*[A-Za-z_][\w:]*)\s*;/g;
+
+/** A macro's body from `from` to the end of its line, continuation lines joined. */
+function defineBody(code: string, from: number): string {
+  let end = code.indexOf("\n", from);
+  while (end >= 0 && /\\\r?$/.test(code.slice(Math.max(from, end - 2), end)))
+    end = code.indexOf("\n", end + 1);
+  return code.slice(from, end < 0 ? code.length : end).replace(/\\\r?\n/g, " ");
+}
 
 /**
  * The facts of a file's text. `code` is the text with comments and literals blanked (codeText.ts);
@@ -34,7 +43,11 @@ const USING = /\busing\s+([A-Za-z_]\w*)\s*=\s*((?:(?:const|volatile)\s+)*[A-Za-z
  */
 export function sourceFacts(text: string, code: string): SourceFacts {
   const defines = new Map<string, string>();
-  for (const m of code.matchAll(DEFINE)) defines.set(m[1]!, m[2]!.replace(/\\\r?\n/g, " "));
+  for (const m of code.matchAll(DEFINE)) {
+    const lineStart = code.lastIndexOf("\n", m.index) + 1;
+    if (code.slice(lineStart, m.index).trim() !== "") continue;
+    defines.set(m[1]!, defineBody(code, m.index + m[0].length));
+  }
   const aliases = new Map<string, string[]>();
   const alias = (name: string, type: string): void => {
     const known = aliases.get(name);
@@ -47,25 +60,40 @@ export function sourceFacts(text: string, code: string): SourceFacts {
   // code still shows the directive (a commented-out include is blank there).
   const includes: string[] = [];
   for (const m of text.matchAll(INCLUDE))
-    if (code.startsWith("#", m.index + m[0].indexOf("#"))) includes.push(m[1]!);
+    if (code[m.index] === "#" && code.slice(code.lastIndexOf("\n", m.index) + 1, m.index).trim() === "")
+      includes.push(m[1]!);
   return { defines, aliases, includes };
 }
 
-const cache = new Map<string, { mtimeMs: number; size: number; facts: SourceFacts | undefined }>();
+/**
+ * How long a header's stat and an include's resolution are trusted without asking the file system again:
+ * a lint over a tree stats each header once, and an edited header is read again within this time.
+ */
+const TRUST_MS = 2000;
+
+const cache = new Map<
+  string,
+  { checkedAt: number; mtimeMs: number; size: number; facts: SourceFacts | undefined }
+>();
 
 /** A header's facts, read again only when its modification time or size changed. */
 function headerFacts(path: string): SourceFacts | undefined {
+  const now = Date.now();
+  const hit = cache.get(path);
+  if (hit && now - hit.checkedAt < TRUST_MS) return hit.facts;
   let st;
   try {
     st = statSync(path);
   } catch {
+    cache.set(path, { checkedAt: now, mtimeMs: -1, size: -1, facts: undefined });
     return undefined;
   }
-  if (!st.isFile()) return undefined;
-  const hit = cache.get(path);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.facts;
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+    hit.checkedAt = now;
+    return hit.facts;
+  }
   let facts: SourceFacts | undefined;
-  if (st.size <= MAX_HEADER_CHARS) {
+  if (st.isFile() && st.size <= MAX_HEADER_CHARS) {
     try {
       const text = readFileSync(path, "utf8");
       facts = sourceFacts(text, codeOnly(text));
@@ -73,9 +101,12 @@ function headerFacts(path: string): SourceFacts | undefined {
       facts = undefined;
     }
   }
-  cache.set(path, { mtimeMs: st.mtimeMs, size: st.size, facts });
+  cache.set(path, { checkedAt: now, mtimeMs: st.mtimeMs, size: st.size, facts });
   return facts;
 }
+
+/** Where an include from a folder resolved, per folder, name and root (trusted for TRUST_MS). */
+const resolutions = new Map<string, { checkedAt: number; path: string | undefined }>();
 
 function inside(root: string, path: string): boolean {
   const r = relative(root, path);
@@ -84,6 +115,16 @@ function inside(root: string, path: string): boolean {
 
 /** `name` as included from a file in `dir`: there, or in the nearest ancestor that has it, up to `root`. */
 function resolveInclude(name: string, dir: string, root: string): string | undefined {
+  const key = `${dir}\0${name}\0${root}`;
+  const now = Date.now();
+  const hit = resolutions.get(key);
+  if (hit && now - hit.checkedAt < TRUST_MS) return hit.path;
+  const path = searchInclude(name, dir, root);
+  resolutions.set(key, { checkedAt: now, path });
+  return path;
+}
+
+function searchInclude(name: string, dir: string, root: string): string | undefined {
   for (let d = dir; inside(root, d); d = dirname(d)) {
     const path = resolve(d, name);
     if (inside(root, path) && headerFacts(path)) return path;
@@ -100,6 +141,20 @@ export function projectHeaders(file: string, includes: readonly string[], root?:
   if (!isAbsolute(file)) return [];
   const top = resolve(root ?? dirname(file));
   if (!inside(top, file)) return [];
+  // Files of one folder with the same includes share the answer (the same array, for callers' caches).
+  const key = `${dirname(resolve(file))}\0${top}\0${includes.join("\0")}`;
+  const now = Date.now();
+  const hit = closures.get(key);
+  if (hit && now - hit.checkedAt < TRUST_MS) return hit.facts;
+  const facts = includedFacts(file, includes, top);
+  closures.set(key, { checkedAt: now, facts });
+  return facts;
+}
+
+/** The headers' facts per including folder, includes and root (trusted for TRUST_MS). */
+const closures = new Map<string, { checkedAt: number; facts: SourceFacts[] }>();
+
+function includedFacts(file: string, includes: readonly string[], top: string): SourceFacts[] {
   const seen = new Set<string>([resolve(file)]);
   const out: SourceFacts[] = [];
   let level = includes.map((name) => ({ name, dir: dirname(resolve(file)) }));
@@ -121,4 +176,6 @@ export function projectHeaders(file: string, includes: readonly string[], root?:
 /** Forgets every header read (tests). */
 export function clearHeaderCache(): void {
   cache.clear();
+  resolutions.clear();
+  closures.clear();
 }
