@@ -3,22 +3,26 @@
 // type name in a string declares nothing.
 import type { FileIndex } from "./fileIndex";
 
-const NOT_CODE = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\[\s\S])*"|'(?:[^'\\\n]|\\[\s\S]){1,8}'/g;
+const NOT_CODE =
+  /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"|'(?:[^'\\\n]|\\[\s\S]){1,8}'/g;
 
 /** `text` with every comment and literal replaced by spaces (line breaks kept, so offsets and lines hold). */
 export function codeOnly(text: string): string {
-  let out = "";
-  let last = 0;
-  NOT_CODE.lastIndex = 0;
-  for (let m = NOT_CODE.exec(text); m; m = NOT_CODE.exec(text)) {
-    const blank = /[\n\r]/.test(m[0]) ? m[0].replace(/[^\n\r]/g, " ") : " ".repeat(m[0].length);
-    out += text.slice(last, m.index) + blank;
-    last = m.index + m[0].length;
-  }
-  return last === 0 ? text : out + text.slice(last);
+  return text.replace(NOT_CODE, (m) =>
+    m.includes("\n") ? m.replace(/[^\n\r]/g, " ") : " ".repeat(m.length),
+  );
 }
 
-/** The index's text as code only, made once per run. */
+/**
+ * The index's text as code only, made once per run. A windowed run reads declarations only in its window
+ * (which starts at a top-level item, never inside a comment): only the window and a little after it are
+ * blanked there, the rest is left as it is.
+ */
 export function codeText(idx: FileIndex): string {
-  return idx.shared("codeText", () => codeOnly(idx.text));
+  return idx.shared("codeText", () => {
+    const { start, end } = idx.window;
+    if (start === 0 && end >= idx.text.length) return codeOnly(idx.text);
+    const to = Math.min(idx.text.length, end + 400);
+    return idx.text.slice(0, start) + codeOnly(idx.text.slice(start, to)) + idx.text.slice(to);
+  });
 }

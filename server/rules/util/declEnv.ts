@@ -4,10 +4,10 @@
 // (projectHeaders.ts). A whole-file fact: an edit that changes the file's macro, alias or include lines
 // makes every rule that read it run over the whole file again (fileContext.ts).
 import type { LintContext } from "../rule";
-import { codeText } from "./codeText";
+import { codeOnly } from "./codeText";
 import { FileIndex } from "./fileIndex";
 import { halfKindOfType, type HalfKind } from "./halfTypes";
-import { projectHeaders, sourceFacts, type SourceFacts } from "./projectHeaders";
+import { projectHeaders, sourceFacts, TRUST_MS, type SourceFacts } from "./projectHeaders";
 
 /** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
 export const BUILTIN_CHECKS: readonly string[] = [
@@ -35,25 +35,46 @@ export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "o
   const idx = FileIndex.of(ctx);
   idx.reads("context:decls");
   return idx.shared("declEnv", () => {
-    const own = sourceFacts(idx.text, codeText(idx));
-    const headers = projectHeaders(ctx.fileName, own.includes, ctx.options.headerRoot);
-    const seeds = [...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros];
-    // The headers' part is worked out once per set of headers (files of a folder share it); a header
-    // macro that expands to a macro the including file defines is not followed.
-    let fromHeaders = headerEnvs.get(headers);
-    if (!fromHeaders || fromHeaders.seeds !== seeds.join(",")) {
-      fromHeaders = {
-        seeds: seeds.join(","),
-        checks: launchChecks(headers, seeds),
-        aliases: halfAliases(headers),
-      };
-      headerEnvs.set(headers, fromHeaders);
-    }
-    return {
-      launchChecks: launchChecks([own], [...fromHeaders.checks]),
-      halfAliases: own.aliases.size === 0 ? fromHeaders.aliases : halfAliases([own, ...headers]),
-    };
+    // Relints of one document mostly see the same macro, include and alias lines: reuse the last answer
+    // for them (headers are looked at again after TRUST_MS).
+    const key = [
+      ctx.fileName,
+      ctx.options.headerRoot,
+      ...ctx.options.launchCheckMacros,
+      declEnvKey(idx),
+    ].join("\0");
+    const now = Date.now();
+    const hit = recent.get(key);
+    if (hit && now - hit.at < TRUST_MS) return hit.env;
+    const env = makeEnv(idx, ctx);
+    if (recent.size > 256) recent.clear();
+    recent.set(key, { at: now, env });
+    return env;
   });
+}
+
+const recent = new Map<string, { at: number; env: DeclEnv }>();
+
+function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">): DeclEnv {
+  // The whole file's code: a windowed run's codeText blanks only its window.
+  const own = sourceFacts(idx.text, codeOnly(idx.text));
+  const headers = projectHeaders(ctx.fileName, own.includes, ctx.options.headerRoot);
+  const seeds = [...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros];
+  // The headers' part is worked out once per set of headers (files of a folder share it); a header
+  // macro that expands to a macro the including file defines is not followed.
+  let fromHeaders = headerEnvs.get(headers);
+  if (!fromHeaders || fromHeaders.seeds !== seeds.join(",")) {
+    fromHeaders = {
+      seeds: seeds.join(","),
+      checks: launchChecks(headers, seeds),
+      aliases: halfAliases(headers),
+    };
+    headerEnvs.set(headers, fromHeaders);
+  }
+  return {
+    launchChecks: launchChecks([own], [...fromHeaders.checks]),
+    halfAliases: own.aliases.size === 0 ? fromHeaders.aliases : halfAliases([own, ...headers]),
+  };
 }
 
 /** Per set of project headers (projectHeaders.ts returns the same array for the same set): their checks. */

@@ -69,7 +69,7 @@ export function sourceFacts(text: string, code: string): SourceFacts {
  * How long a header's stat and an include's resolution are trusted without asking the file system again:
  * a lint over a tree stats each header once, and an edited header is read again within this time.
  */
-const TRUST_MS = 2000;
+export const TRUST_MS = 2000;
 
 const cache = new Map<
   string,
