@@ -50,10 +50,14 @@ function certainAliases(env: DeclEnv | undefined): Map<string, HalfKind> | undef
  * scope), or at file scope.
  */
 function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
-  for (let n: Node | null = idx.nodeAt(at, at + 1); n; n = n.parent) {
-    if (n.type === "field_declaration_list") return n;
-    if (n.type === "compound_statement") return "block";
-    if (n.type === "translation_unit") return "file";
+  // Top-down, one child per level (Node.parent walks down from the root at every step).
+  let n: Node = idx.root;
+  for (let depth = 0; depth < 24; depth++) {
+    const k = n.firstNamedChildForIndex(at);
+    if (!k || k.startIndex > at) return "file";
+    if (k.type === "field_declaration_list") return k;
+    if (k.type === "compound_statement") return "block";
+    n = k;
   }
   return "file";
 }
@@ -62,18 +66,23 @@ function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
 const OTHER_TYPES =
   "float|double|int|unsigned|long|short|char|bool|size_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|uint64_t|float2|float3|float4|int2|int4|uint2|uint4";
 
-/** The names of `decls` that the code in [start, end) also declares with a non-half type. */
-function otherlyDeclared(code: string, start: number, end: number, decls: readonly HalfEntry[]): string[] {
-  const names = [...new Set(decls.map((d) => d.name))].filter((n) => /^[A-Za-z_]\w*$/.test(n));
-  if (names.length === 0) return [];
-  const re = new RegExp(
-    `\\b(?:${OTHER_TYPES})\\s*[*&]*\\s*(?:(?:const|__restrict__|volatile)\\s*[*&]*\\s*)*\\b(${names.join("|")})\\s*[=;,[)]`,
-    "g",
-  );
-  re.lastIndex = start;
-  const out = new Set<string>();
-  for (let m = re.exec(code); m && m.index < end; m = re.exec(code)) out.add(m[1]!);
-  return [...out];
+/** `float `, `const float2* `...: a non-half type just before a declared name. */
+const OTHER_BEFORE = new RegExp(
+  `\\b(?:${OTHER_TYPES})\\b[\\s*&]*(?:(?:const|__restrict__|volatile)\\b[\\s*&]*)*$`,
+);
+
+/**
+ * Is `name` also declared with a non-half type in [from, to) of the code (`float d =`, `float2 q[`)? Looks
+ * only at the name's occurrences: cheaper than reading every declaration.
+ */
+function declaredOtherwise(code: string, name: string, from: number, to: number): boolean {
+  for (let at = code.indexOf(name, from); at >= 0 && at < to; at = code.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    if (/\w/.test(code[at - 1] ?? "") || /\w/.test(code[end] ?? "")) continue;
+    if (!/^\s*[=;,[)]/.test(code.slice(end, end + 8))) continue;
+    if (OTHER_BEFORE.test(code.slice(Math.max(from, at - 48), at))) return true;
+  }
+  return false;
 }
 
 /** [start, end) of each `#define` (with its continuation lines): declarations in macro bodies are not the file's. */
@@ -145,7 +154,9 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   const functions = [...perFn.values()]
     .map(({ node, decls }) => {
       const scope = new HalfScope(decls, structAt(node.startIndex)?.scope ?? file);
-      for (const name of otherlyDeclared(code, node.startIndex, node.endIndex, decls)) scope.shadow(name);
+      // The same name also declared with a non-half type in the function: its type depends on the branch.
+      for (const name of new Set(decls.map((d) => d.name)))
+        if (declaredOtherwise(code, name, node.startIndex, node.endIndex)) scope.shadow(name);
       return { node, start: node.startIndex, end: node.endIndex, scope };
     })
     .sort((a, b) => a.start - b.start);
