@@ -7,7 +7,7 @@ import type { LintContext } from "../rule";
 import { codeOnly } from "./codeText";
 import { FileIndex } from "./fileIndex";
 import { halfKindOfType, type HalfKind } from "./halfTypes";
-import { projectHeaders, sourceFacts, TRUST_MS, type SourceFacts } from "./projectHeaders";
+import { projectHeaders, sourceFacts, trusted, type SourceFacts, type Trusted } from "./projectHeaders";
 
 /** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
 export const BUILTIN_CHECKS: readonly string[] = [
@@ -36,24 +36,18 @@ export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "o
   idx.reads("context:decls");
   return idx.shared("declEnv", () => {
     // Relints of one document mostly see the same macro, include and alias lines: reuse the last answer
-    // for them (headers are looked at again after TRUST_MS).
+    // for them (headers are looked at again after a few seconds).
     const key = [
       ctx.fileName,
       ctx.options.headerRoot,
       ...ctx.options.launchCheckMacros,
       declEnvKey(idx),
     ].join("\0");
-    const now = Date.now();
-    const hit = recent.get(key);
-    if (hit && now - hit.at < TRUST_MS) return hit.env;
-    const env = makeEnv(idx, ctx);
-    if (recent.size > 256) recent.clear();
-    recent.set(key, { at: now, env });
-    return env;
+    return trusted(recent, key, () => makeEnv(idx, ctx));
   });
 }
 
-const recent = new Map<string, { at: number; env: DeclEnv }>();
+const recent: Trusted<DeclEnv> = new Map();
 
 function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">): DeclEnv {
   // The whole file's code: a windowed run's codeText blanks only its window.

@@ -69,7 +69,7 @@ export function sourceFacts(text: string, code: string): SourceFacts {
  * How long a header's stat and an include's resolution are trusted without asking the file system again:
  * a lint over a tree stats each header once, and an edited header is read again within this time.
  */
-export const TRUST_MS = 2000;
+const TRUST_MS = 2000;
 
 const cache = new Map<
   string,
@@ -106,22 +106,30 @@ function headerFacts(path: string): SourceFacts | undefined {
 }
 
 /** Where an include from a folder resolved, per folder, name and root (trusted for TRUST_MS). */
-const resolutions = new Map<string, { checkedAt: number; path: string | undefined }>();
+const resolutions: Trusted<string | undefined> = new Map();
 
 function inside(root: string, path: string): boolean {
   const r = relative(root, path);
   return r === "" || (!r.startsWith("..") && !isAbsolute(r));
 }
 
+/** A value made for a key, and when: reused for TRUST_MS. */
+export type Trusted<T> = Map<string, { at: number; value: T }>;
+
+/** `make()`'s answer for `key`, reused for TRUST_MS (the memo is emptied when it grows large). */
+export function trusted<T>(memo: Trusted<T>, key: string, make: () => T): T {
+  const now = Date.now();
+  const hit = memo.get(key);
+  if (hit && now - hit.at < TRUST_MS) return hit.value;
+  const value = make();
+  if (memo.size > 4096) memo.clear();
+  memo.set(key, { at: now, value });
+  return value;
+}
+
 /** `name` as included from a file in `dir`: there, or in the nearest ancestor that has it, up to `root`. */
 function resolveInclude(name: string, dir: string, root: string): string | undefined {
-  const key = `${dir}\0${name}\0${root}`;
-  const now = Date.now();
-  const hit = resolutions.get(key);
-  if (hit && now - hit.checkedAt < TRUST_MS) return hit.path;
-  const path = searchInclude(name, dir, root);
-  resolutions.set(key, { checkedAt: now, path });
-  return path;
+  return trusted(resolutions, `${dir}\0${name}\0${root}`, () => searchInclude(name, dir, root));
 }
 
 function searchInclude(name: string, dir: string, root: string): string | undefined {
@@ -143,16 +151,11 @@ export function projectHeaders(file: string, includes: readonly string[], root?:
   if (!inside(top, file)) return [];
   // Files of one folder with the same includes share the answer (the same array, for callers' caches).
   const key = `${dirname(resolve(file))}\0${top}\0${includes.join("\0")}`;
-  const now = Date.now();
-  const hit = closures.get(key);
-  if (hit && now - hit.checkedAt < TRUST_MS) return hit.facts;
-  const facts = includedFacts(file, includes, top);
-  closures.set(key, { checkedAt: now, facts });
-  return facts;
+  return trusted(closures, key, () => includedFacts(file, includes, top));
 }
 
-/** The headers' facts per including folder, includes and root (trusted for TRUST_MS). */
-const closures = new Map<string, { checkedAt: number; facts: SourceFacts[] }>();
+/** The headers' facts per including folder, includes and root. */
+const closures: Trusted<SourceFacts[]> = new Map();
 
 function includedFacts(file: string, includes: readonly string[], top: string): SourceFacts[] {
   const seen = new Set<string>([resolve(file)]);
