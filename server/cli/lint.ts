@@ -2,6 +2,7 @@
 // Exit status 1 when any error-level finding is reported.
 import { Command, Option } from "commander";
 import { parseArchList } from "../lint/arch";
+import { resolve } from "node:path";
 import { collectCudaFiles, lintFiles } from "../lint/lintFiles";
 import { formatText, toJsonFindings, toSarif } from "../lint/report";
 import { rules } from "../rules/index";
@@ -37,7 +38,9 @@ export function lintCommand(): Command {
       }
       if (files.length === 0)
         process.stderr.write(`cuda-kernel-dev lint: no .cu or .cuh files in ${paths.join(", ")}\n`);
-      const reports = await lintFiles(files, { rules, archs });
+      // Project headers are read up to the folders named, or the working folder for files named.
+      const headerRoots = [process.cwd(), ...paths.map((p) => resolve(p))];
+      const reports = await lintFiles(files, { rules, archs, headerRoots });
       const cwd = process.cwd();
       for (const r of reports) {
         for (const w of r.warnings) process.stderr.write(`cuda-kernel-dev lint: warning: ${w}\n`);

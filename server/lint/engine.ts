@@ -102,6 +102,7 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
   const options: RuleOptions = {
     launchCheckMacros: opts.ruleOptions?.launchCheckMacros ?? [],
     conventions: opts.ruleOptions?.conventions,
+    headerRoot: opts.ruleOptions?.headerRoot,
   };
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
@@ -111,6 +112,9 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
     if (override === "off" || (rule.convention && !options.conventions?.[rule.convention])) continue;
     const severity = override ?? rule.defaultSeverity;
     const own: Finding[] = [];
+    // One finding per rule per span: a token reached twice (two operators sharing an operand, a name
+    // matched by two patterns) is reported once, with the first finding's message and fixes.
+    const spans = new Set<string>();
     const ctx: LintContext = {
       tree,
       text,
@@ -119,6 +123,9 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
       options,
       report(f: { node?: Node; span?: Span; message: string; fixes?: Fix[] }) {
         const span = f.span ?? (f.node ? spanOf(f.node) : ZERO);
+        const key = `${span.startLine},${span.startColumn},${span.endLine},${span.endColumn}`;
+        if (spans.has(key)) return;
+        spans.add(key);
         own.push({ rule: rule.id, severity, message: f.message, span, fixes: f.fixes ?? [] });
       },
     };

@@ -1,6 +1,6 @@
 // Lints files on disk (the CLI's `lint` and the benchmarks): folders are walked for .cu/.cuh.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { Finding, Rule } from "../rules/rule";
 import { errorMessage } from "../util/errorMessage";
 import { configFor } from "./config";
@@ -51,6 +51,17 @@ export interface LintFilesOptions {
   /** --arch: overrides every other source when given. */
   archs?: number[];
   env?: NodeJS.ProcessEnv;
+  /** Folders project headers may be read from (the folders linted, the working folder): the nearest applies. */
+  headerRoots?: readonly string[];
+}
+
+/** The nearest of `roots` holding `file`: project headers above it are not read. */
+function headerRootOf(file: string, roots: readonly string[]): string | undefined {
+  const holding = roots.filter((r) => {
+    const rel = relative(r, file);
+    return rel !== "" && !rel.startsWith(".." + sep) && !rel.startsWith(sep);
+  });
+  return holding.sort((a, b) => b.length - a.length)[0];
 }
 
 export async function lintFiles(files: readonly string[], opts: LintFilesOptions): Promise<FileReport[]> {
@@ -85,7 +96,11 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
         fileName: file,
         targets: targets.archs,
         rules: opts.rules,
-        ruleOptions: { launchCheckMacros: config.launchCheckMacros, conventions: config.conventions },
+        ruleOptions: {
+          launchCheckMacros: config.launchCheckMacros,
+          conventions: config.conventions,
+          headerRoot: headerRootOf(file, opts.headerRoots ?? []),
+        },
         severity: config.severity,
       });
       if (out.kind === "skipped") report.skipped = out.reason;

@@ -40,6 +40,8 @@ export interface DocumentContext {
   settings: LintSettings;
   config: WorkspaceConfig;
   targets: ResolvedTargets;
+  /** The workspace folder holding the document: project headers above it are not read. */
+  root?: string;
 }
 
 /** What an extra diagnostic provider sees: one open document. */

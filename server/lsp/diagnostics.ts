@@ -133,6 +133,7 @@ export class Linter {
       ruleOptions: {
         launchCheckMacros: [...dc.config.launchCheckMacros, ...dc.settings.launchCheckMacros],
         conventions: dc.config.conventions,
+        headerRoot: dc.root,
       },
       // The user's settings win over the shared workspace file.
       severity: { ...dc.config.severity, ...dc.settings.severity },

@@ -75,7 +75,7 @@ export class DocumentContexts {
       explicit,
       stopAt: path ? root : "/",
     });
-    return { settings, config, targets };
+    return { settings, config, targets, root };
   }
 
   private workspaceRootOf(path: string): string | undefined {

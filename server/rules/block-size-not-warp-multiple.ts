@@ -1,6 +1,16 @@
 // A block whose thread count is not a multiple of 32 leaves the last warp partly idle on every block.
-import { blockSizeRule } from "./util/blockSize";
+import { blockSizeRule, type KnownBlockSize } from "./util/blockSize";
 import { replaceNode } from "./util/nodes";
+
+/**
+ * A deliberate tiny launch, not a wasted warp: a block of one thread (a serial helper kernel, a delay, a
+ * test probe), or a constant grid whose whole launch fits in one warp (`<<<2, 2>>>`).
+ */
+function isTinyLaunch(b: KnownBlockSize, threads: number): boolean {
+  if (threads === 1) return true;
+  const grid = b.grid?.();
+  return grid !== undefined && grid[0] * grid[1] * grid[2] * threads <= 32;
+}
 
 export const blockSizeNotWarpMultiple = blockSizeRule(
   {
@@ -10,7 +20,7 @@ export const blockSizeNotWarpMultiple = blockSizeRule(
   },
   (b) => {
     const threads = b.dims[0] * b.dims[1] * b.dims[2];
-    if (threads <= 0 || threads % 32 === 0) return undefined;
+    if (threads <= 0 || threads % 32 === 0 || isTinyLaunch(b, threads)) return undefined;
     const up = Math.ceil(threads / 32) * 32;
     const idle = up - threads;
     const literal = b.dims[1] === 1 && b.dims[2] === 1 && up <= 1024 ? b.literal() : undefined;

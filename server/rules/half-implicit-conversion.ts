@@ -3,6 +3,7 @@
 // `float v = x[i];` compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
+import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import type { HalfKind, HalfScope } from "./util/halfTypes";
@@ -176,6 +177,6 @@ export const halfImplicitConversion: Rule = {
     const idx = FileIndex.of(ctx);
     const report = reporter(ctx);
     for (const find of [halfIntoArithmetic, floatIntoHalfInit, floatIntoHalfStore])
-      find(idx, halfDecls(idx), report);
+      find(idx, halfDecls(idx, declEnv(ctx)), report);
   },
 };

@@ -2,6 +2,7 @@
 // which removes them, so the file compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
+import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
@@ -287,7 +288,7 @@ export const halfOperator: Rule = {
   summary:
     "Arithmetic/comparison operators on __half/__nv_bfloat16 values break under -D__CUDA_NO_HALF_OPERATORS__.",
   check(ctx) {
-    const decls = halfDecls(FileIndex.of(ctx));
+    const decls = halfDecls(FileIndex.of(ctx), declEnv(ctx));
     const report: Report = (f) => ctx.report(f);
     for (const e of candidateOperators(FileIndex.of(ctx), decls)) {
       const scope = decls.scopeAt(e.startIndex);

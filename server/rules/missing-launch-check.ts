@@ -2,10 +2,9 @@
 // cudaGetLastError(). Unchecked, the output is silently left unwritten.
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
+import { declEnv } from "./util/declEnv";
 import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
 import { insertAfter } from "./util/nodes";
-
-const BUILTIN_CHECKS = ["cudaGetLastError", "cudaPeekAtLastError", "C10_CUDA_KERNEL_LAUNCH_CHECK"];
 
 const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
 
@@ -56,14 +55,17 @@ export const missingLaunchCheck: Rule = {
   id: "missing-launch-check",
   defaultSeverity: "warning",
   summary:
-    "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/C10_CUDA_KERNEL_LAUNCH_CHECK after it.",
+    "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/getLastCudaError/C10_CUDA_KERNEL_LAUNCH_CHECK (or a project macro expanding to one) after it.",
   check(ctx) {
-    const checks = new Set([...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros]);
     const idx = FileIndex.of(ctx);
+    const launches = kernelLaunches(idx);
+    if (launches.length === 0) return;
+    // The built-in checks, the configured ones, and the macros of the file and its project headers that
+    // expand to one of them (declEnv.ts).
+    const names = [...declEnv(ctx).launchChecks];
     const torch = usesTorch(idx);
-    const names = [...checks].filter((c) => /^[A-Za-z_]\w*$/.test(c));
     const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
-    for (const { call } of kernelLaunches(idx)) {
+    for (const { call } of launches) {
       if (checkedAfter(idx, call, re)) continue;
       const name = call.childForFieldName("function")?.text ?? "kernel";
       const stmt = call.parent?.type === "expression_statement" ? call.parent : undefined;

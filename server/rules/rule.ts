@@ -37,6 +37,8 @@ export interface RuleOptions {
   launchCheckMacros: string[];
   /** The project conventions the workspace opted into (`[conventions]` in .cuda-kernel-dev.toml). */
   conventions?: Conventions;
+  /** The folder above which project headers are not read (the workspace or lint root); default: the file's. */
+  headerRoot?: string;
 }
 
 export interface LintContext {

@@ -2,14 +2,36 @@
 // bandwidth that way; __half2/__nv_bfloat162 (4 B) or 16-byte vectors move the same data in fewer transactions.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
+import { codeText } from "./util/codeText";
+import { declEnv, type HalfAlias } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 
-/** `const __half* __restrict__ x`: a pointer into FP16/BF16 memory and its name (group 2). */
-const HALF_POINTER =
-  /\b(__half|half|__nv_bfloat16|nv_bfloat16)\s*(?:const\s*)?\*\s*(?:const\s+)?(?:__restrict__\s+)?([A-Za-z_]\w*)/g;
+const SCALAR_TYPES = ["__half", "half", "__nv_bfloat16", "nv_bfloat16"];
 
+/**
+ * `const __half* __restrict__ x`: a pointer into FP16/BF16 memory (group 1: the type, group 2: its name),
+ * through the scalar half types and their aliases (`floatX`, also where `#if` may make it float: the loop
+ * moves 2-byte elements in the 16-bit builds).
+ */
+function halfPointer(aliases: ReadonlyMap<string, HalfAlias>): {
+  re: RegExp;
+  kind: Map<string, "half" | "bf16">;
+} {
+  const kind = new Map<string, "half" | "bf16">(
+    SCALAR_TYPES.map((t) => [t, /bfloat/.test(t) ? "bf16" : "half"]),
+  );
+  for (const [name, a] of aliases) if (a.kind === "half" || a.kind === "bf16") kind.set(name, a.kind);
+  const names = [...kind.keys()].filter((n) => /^[A-Za-z_]\w*$/.test(n)).join("|");
+  const re = new RegExp(
+    `(?<![\\w.>])(${names})\\s*(?:const\\s*)?\\*\\s*(?:const\\s+)?(?:__restrict__\\s+)?([A-Za-z_]\\w*)`,
+    "g",
+  );
+  return { re, kind };
+}
+
+/** Vector types and 128-bit helpers (llm.c's x128/Packed128, load128/store128): the function vectorizes. */
 const VECTOR_TYPES =
-  /\b(__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2)\b/;
+  /\b(__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2|[A-Za-z_]\w*128)\b/;
 
 export const scalarHalfAccess: Rule = {
   id: "scalar-half-access",
@@ -19,10 +41,15 @@ export const scalarHalfAccess: Rule = {
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const IDENTS = new Set(["identifier"]);
-    for (const f of idx.deviceFunctions()) {
-      const src = idx.text.slice(f.start, f.end);
+    const fns = idx.deviceFunctions();
+    if (fns.length === 0) return;
+    const code = codeText(idx);
+    const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
+    for (const f of fns) {
+      // Code only: a type named in a comment declares nothing.
+      const src = code.slice(f.start, f.end);
       const pointers = new Map<string, "half" | "bf16">();
-      for (const m of src.matchAll(HALF_POINTER)) pointers.set(m[2]!, /bfloat/.test(m[1]!) ? "bf16" : "half");
+      for (const m of src.matchAll(re)) pointers.set(m[2]!, kind.get(m[1]!)!);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
       if (pointers.size === 0 || VECTOR_TYPES.test(src)) continue;
       // The first access of each loop, in document order.

@@ -13,6 +13,8 @@ export interface KnownBlockSize {
   /** A literal that alone sets the thread count, for the round-up fix (looked up only when needed). */
   literal(): Node | undefined;
   source: "launch" | "launch_bounds";
+  /** A launch's grid size when it too is known at lint time (looked up only when needed). */
+  grid?: () => [number, number, number] | undefined;
 }
 
 const LAUNCH_BOUNDS: ReadonlySet<string> = new Set(["launch_bounds"]);
@@ -26,10 +28,17 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
   const consts = Constants.of(idx);
   const out: KnownBlockSize[] = [];
   for (const { config } of kernelLaunches(idx)) {
-    const block = config[1];
-    if (!block) continue;
+    const [grid, block] = config;
+    if (!block || !grid) continue;
     const dims = consts.dims(block);
-    if (dims) out.push({ node: block, dims, literal: () => consts.sourceLiteral(block), source: "launch" });
+    if (dims)
+      out.push({
+        node: block,
+        dims,
+        literal: () => consts.sourceLiteral(block),
+        source: "launch",
+        grid: () => consts.dims(grid),
+      });
   }
   for (const m of idx.scan(/\b__launch_bounds__\b/g)) {
     const end = m.index + m[0].length;

@@ -4,14 +4,15 @@
 import { usesTorch } from "../missing-launch-check";
 import { optedIn } from "../shared-memory-limit";
 import { hasBf16Guard } from "./archGuard";
+import { declEnvKey } from "./declEnv";
 import type { Dependency } from "./dependencies";
 import type { FileIndex } from "./fileIndex";
 
 /** The shared values (FileIndex.shared keys) the key is made of: a run over the same text may take them over. */
-export const CONTEXT_VALUES: readonly string[] = ["hasBf16Guard", "optedIn", "usesTorch"];
+export const CONTEXT_VALUES: readonly string[] = ["hasBf16Guard", "optedIn", "usesTorch", "declEnvKey"];
 
 /** The key's parts, in order, as the dependencies the rules record when they read them. */
-const PARTS: readonly Dependency[] = ["context:guard", "context:optIn", "context:torch"];
+const PARTS: readonly Dependency[] = ["context:guard", "context:optIn", "context:torch", "context:decls"];
 
 export function fileContextKey(idx: FileIndex): string {
   return [
@@ -21,6 +22,8 @@ export function fileContextKey(idx: FileIndex): string {
     optedIn(idx),
     // missing-launch-check: the fix inserts the PyTorch macro only in PyTorch extensions
     usesTorch(idx),
+    // launch-check macros and half-type aliases (declEnv.ts): the file's macro, include and alias lines
+    declEnvKey(idx),
   ].join(",");
 }
 

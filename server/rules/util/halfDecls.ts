@@ -1,12 +1,17 @@
-// The FP16/BF16-typed names of a file, read from the declarations in the text (halfText.ts): one
-// HalfScope per function that declares any, over a file scope.
+// The FP16/BF16-typed names of a file, read from the declarations in its code (halfText.ts; comments and
+// strings declare nothing): one HalfScope per function that declares any, inside the scope of the
+// struct it is a member of (if any), inside the file scope. Struct members type names only in their
+// struct's member functions, never in other functions.
 import type { Node } from "web-tree-sitter";
+import { codeText } from "./codeText";
+import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
 import { halfName, readHalfTypes } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 
 export interface FunctionHalfScope {
-  fn: Node;
+  /** The function definition, or a struct's member list. */
+  node: Node;
   start: number;
   end: number;
   scope: HalfScope;
@@ -16,38 +21,116 @@ export interface HalfDecls {
   file: HalfScope;
   /** Initialisers of half-typed variables (`__half h = 0.0f`): name, kind and the value's text range. */
   initializers: { name: string; kind: HalfKind; start: number; end: number }[];
-  /** Functions that declare half-typed names, in document order. */
+  /** Functions and struct bodies that declare half-typed names, in document order (a struct's range holds its member functions'). */
   functions: FunctionHalfScope[];
-  /** The scope for an offset: the function's when it declares half names, else the file's. */
+  /** The scope for an offset: its function's (or struct's) when that declares half names, else the file's. */
   scopeAt(offset: number): HalfScope;
 }
 
-export function halfDecls(idx: FileIndex): HalfDecls {
+/**
+ * `env` gives the aliases of the half types (declEnv.ts); only aliases every definition of which names
+ * the same type are used: a name's operators are judged by its type in every build.
+ */
+export function halfDecls(idx: FileIndex, env?: DeclEnv): HalfDecls {
   // The file-scope declarations type names in every function: a whole-file fact.
   idx.reads("halfDecls");
-  return idx.shared("halfDecls", () => findHalfDecls(idx));
+  return idx.shared("halfDecls", () => findHalfDecls(idx, certainAliases(env)));
 }
 
-function findHalfDecls(idx: FileIndex): HalfDecls {
+function certainAliases(env: DeclEnv | undefined): Map<string, HalfKind> | undefined {
+  if (!env || env.halfAliases.size === 0) return undefined;
+  const out = new Map<string, HalfKind>();
+  for (const [name, a] of env.halfAliases) if (a.certain) out.set(name, a.kind);
+  return out.size > 0 ? out : undefined;
+}
+
+/**
+ * Where a declaration outside any function found by functionAt is: in a struct/class/union's member
+ * list, in a block (a function the index could not find, e.g. split by `#if`: its locals are not file
+ * scope), or at file scope.
+ */
+function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
+  // Top-down, one child per level (Node.parent walks down from the root at every step).
+  let n: Node = idx.root;
+  for (let depth = 0; depth < 24; depth++) {
+    const k = n.firstNamedChildForIndex(at);
+    if (!k || k.startIndex > at) return "file";
+    if (k.type === "field_declaration_list") return k;
+    if (k.type === "compound_statement") return "block";
+    n = k;
+  }
+  return "file";
+}
+
+/** Non-half scalar and vector types: `const float d = …` next to `const half d = …` makes `d` unknown. */
+const OTHER_TYPES =
+  "float|double|int|unsigned|long|short|char|bool|size_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|uint64_t|float2|float3|float4|int2|int4|uint2|uint4";
+
+/** `float `, `const float2* `...: a non-half type just before a declared name. */
+const OTHER_BEFORE = new RegExp(
+  `\\b(?:${OTHER_TYPES})\\b[\\s*&]*(?:(?:const|__restrict__|volatile)\\b[\\s*&]*)*$`,
+);
+
+/**
+ * Is `name` also declared with a non-half type in [from, to) of the code (`float d =`, `float2 q[`)? Looks
+ * only at the name's occurrences: cheaper than reading every declaration.
+ */
+function declaredOtherwise(code: string, name: string, from: number, to: number): boolean {
+  for (let at = code.indexOf(name, from); at >= 0 && at < to; at = code.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    if (/\w/.test(code[at - 1] ?? "") || /\w/.test(code[end] ?? "")) continue;
+    if (!/^\s*[=;,[)]/.test(code.slice(end, end + 8))) continue;
+    if (OTHER_BEFORE.test(code.slice(Math.max(from, at - 48), at))) return true;
+  }
+  return false;
+}
+
+/** [start, end) of each `#define` (with its continuation lines): declarations in macro bodies are not the file's. */
+function defineRanges(idx: FileIndex): [number, number][] {
+  const out: [number, number][] = [];
+  for (const d of idx.directives()) {
+    if (d.word !== "define") continue;
+    let end = idx.text.indexOf("\n", d.end);
+    while (end > 0 && /\\\r?$/.test(idx.text.slice(Math.max(0, end - 2), end)))
+      end = idx.text.indexOf("\n", end + 1);
+    out.push([d.lineStart, end < 0 ? idx.text.length : end]);
+  }
+  return out;
+}
+
+interface Region {
+  node: Node;
+  decls: HalfEntry[];
+}
+
+function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefined): HalfDecls {
   const fileEntries: PlacedHalfEntry[] = [];
-  const perFn = new Map<number, { fn: Node; decls: HalfEntry[] }>();
+  const perFn = new Map<number, Region>();
+  const perStruct = new Map<number, Region>();
   const inits: HalfDecls["initializers"] = [];
-  const tokens = readHalfTypes(idx.text, idx.window.start, idx.window.end);
+  const tokens = readHalfTypes(codeText(idx), idx.window.start, idx.window.end, aliases);
   // A windowed run read only its window: the names elsewhere come from earlier runs.
   idx.facts.halfNames = [...(idx.carried?.halfNames ?? []), ...tokens.map(halfName)].sort(
     (a, b) => a.at - b.at,
   );
+  const add = (into: Map<number, Region>, node: Node, entry: HalfEntry): void => {
+    const r = into.get(node.id) ?? { node, decls: [] };
+    r.decls.push(entry);
+    into.set(node.id, r);
+  };
+  const defines = tokens.length > 0 ? defineRanges(idx) : [];
+  let d = 0;
   for (const { read: h } of tokens) {
     if (!h) continue;
+    while (d < defines.length && defines[d]![1] <= h.at) d++;
+    if (d < defines.length && defines[d]![0] <= h.at) continue;
     const fn = idx.functionAt(h.at);
+    const place = fn || h.entries.length === 0 ? "file" : placeOf(idx, h.at);
+    if (place === "block") continue;
     for (const entry of h.entries) {
-      if (!fn) {
-        fileEntries.push({ offset: h.at, entry });
-        continue;
-      }
-      const e = perFn.get(fn.id) ?? { fn, decls: [] };
-      e.decls.push(entry);
-      perFn.set(fn.id, e);
+      if (fn) add(perFn, fn, entry);
+      else if (place !== "file") add(perStruct, place, entry);
+      else fileEntries.push({ offset: h.at, entry });
     }
     for (const init of h.inits) inits.push({ ...init, kind: h.kind });
   }
@@ -58,18 +141,29 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
   );
   idx.facts.fileHalfEntries = placed;
   const file = new HalfScope(placed.map((p) => p.entry));
+  const structs = [...perStruct.values()].map(({ node, decls }) => ({
+    node,
+    start: node.startIndex,
+    end: node.endIndex,
+    scope: new HalfScope(decls, file),
+  }));
+  // A member function sees its struct's members: its scope lies inside the struct's (the innermost one).
+  const structAt = (at: number): FunctionHalfScope | undefined =>
+    structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
+  const code = codeText(idx);
   const functions = [...perFn.values()]
-    .map(({ fn, decls }) => ({
-      fn,
-      start: fn.startIndex,
-      end: fn.endIndex,
-      scope: new HalfScope(decls, file),
-    }))
+    .map(({ node, decls }) => {
+      const scope = new HalfScope(decls, structAt(node.startIndex)?.scope ?? file);
+      // The same name also declared with a non-half type in the function: its type depends on the branch.
+      for (const name of new Set(decls.map((d) => d.name)))
+        if (declaredOtherwise(code, name, node.startIndex, node.endIndex)) scope.shadow(name);
+      return { node, start: node.startIndex, end: node.endIndex, scope };
+    })
     .sort((a, b) => a.start - b.start);
-  const result: HalfDecls = {
+  return {
     file,
     initializers: inits,
-    functions,
+    functions: [...functions, ...structs].sort((a, b) => a.start - b.start),
     scopeAt(offset) {
       // Functions come from functionAt (outermost definitions), so they do not overlap: binary search.
       let lo = 0;
@@ -81,8 +175,7 @@ function findHalfDecls(idx: FileIndex): HalfDecls {
         else if (offset >= f.end) lo = mid + 1;
         else return f.scope;
       }
-      return file;
+      return structs.length > 0 ? (structAt(offset)?.scope ?? file) : file;
     },
   };
-  return result;
 }

@@ -156,18 +156,45 @@ function readDeclaration(
   return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
 }
 
-/** Every half type name in [from, to) of `text` and what it declares, in document order. */
-export function readHalfTypes(text: string, from: number, to: number): HalfToken[] {
+/** The half type names and `aliases` of them, as one global regex. */
+function typeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp {
+  const names = [...(aliases?.keys() ?? [])].filter((n) => /^[A-Za-z_]\w*$/.test(n));
+  return names.length === 0
+    ? new RegExp(HALF_TYPE.source, "g")
+    : new RegExp(`\\b(${names.join("|")})\\b|${HALF_TYPE.source}`, "g");
+}
+
+/** `A::floatX`, `x.floatX`, `floatX::y`: a member's name, not the alias. */
+function qualifiedName(text: string, start: number, end: number): boolean {
+  return (
+    /(::|\.|->)\s*$/.test(text.slice(Math.max(0, start - 4), start)) ||
+    /^\s*::/.test(text.slice(end, end + 4))
+  );
+}
+
+/**
+ * Every half type name (or alias of one, from `aliases`) in [from, to) of `text` and what it declares, in
+ * document order. `text` should be code only (codeText.ts): a comment after a parameter would be read
+ * as more declarators.
+ */
+export function readHalfTypes(
+  text: string,
+  from: number,
+  to: number,
+  aliases?: ReadonlyMap<string, HalfKind>,
+): HalfToken[] {
   const tokens: HalfToken[] = [];
-  const re = new RegExp(HALF_TYPE.source, "g");
+  const re = typeNames(aliases);
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
     const end = m.index + m[0].length;
+    if (!halfKindOfType(m[0]) && qualifiedName(text, m.index, end)) continue;
     const token: HalfToken = { at: m.index, reach: end + 40 };
     tokens.push(token);
     // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
     if (!/^\s*([*&A-Za-z_])/.test(text.slice(end, end + 40))) continue;
-    const kind = halfKindOfType(m[0])!;
+    const kind = halfKindOfType(m[0]) ?? aliases?.get(m[0]);
+    if (!kind) continue;
     const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);
     token.reach = Math.max(token.reach, reach);
     if (decl) {

@@ -170,6 +170,12 @@ export class HalfScope {
     } else this.names.set(name, t);
   }
 
+  /** `name` is also declared here with another type (a block or `#if` branch): its type is unknown. */
+  shadow(name: string): void {
+    this.names.set(name, null);
+    this.anyName = undefined;
+  }
+
   lookup(name: string): HalfType | undefined {
     if (this.names.has(name)) return this.names.get(name) ?? undefined;
     return this.outer?.lookup(name);

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { lintSource } from "../../../server/lint/lintDocument";
 import { lintTree, type LintOptions, type LintResult } from "../../../server/lint/engine";
 import { cudaParser } from "../../../server/lint/parser";
+import type { Rule } from "../../../server/rules/rule";
 import { shflRule, syncRule, throwingRule } from "./testRules";
 
 const SRC = `__global__ void k(float* x) {
@@ -108,4 +109,26 @@ test("per-rule timings are reported for every rule that ran, and only those", as
   });
   assert.deepEqual([...out.timings.keys()], ["test-shfl", "test-throws"]);
   for (const ms of out.timings.values()) assert.ok(ms >= 0);
+});
+
+test("one finding per rule per span: a rule reporting the same span twice is listed once", async () => {
+  const twice: Rule = {
+    id: "test-twice",
+    defaultSeverity: "warning",
+    summary: "test: reports each __shfl call twice",
+    check(ctx) {
+      for (const f of ctx.tree.rootNode.descendantsOfType("identifier"))
+        if (f?.text === "__shfl") {
+          ctx.report({ node: f, message: "first" });
+          ctx.report({ node: f, message: "second" });
+        }
+    },
+  };
+  const found = await lintSource("__global__ void k(){ float v = __shfl(1.0f, 0); }", {
+    rules: [twice, shflRule],
+  });
+  assert.deepEqual(
+    found.map((f) => `${f.rule}:${f.message.split(" ")[0]}`),
+    ["test-shfl:__shfl", "test-twice:first"],
+  );
 });

@@ -1,0 +1,140 @@
+// What a file's declarations mean beyond its own definitions: launch-check macros (a project macro that
+// expands to cudaGetLastError counts as a check) and type aliases of the FP16/BF16 element types
+// (`typedef __nv_bfloat16 floatX;`), read from the file's code and its project headers
+// (projectHeaders.ts). A whole-file fact: an edit that changes the file's macro, alias or include lines
+// makes every rule that read it run over the whole file again (fileContext.ts).
+import type { LintContext } from "../rule";
+import { codeOnly } from "./codeText";
+import { FileIndex } from "./fileIndex";
+import { halfKindOfType, type HalfKind } from "./halfTypes";
+import { projectHeaders, sourceFacts, trusted, type SourceFacts, type Trusted } from "./projectHeaders";
+
+/** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
+export const BUILTIN_CHECKS: readonly string[] = [
+  "cudaGetLastError",
+  "cudaPeekAtLastError",
+  "C10_CUDA_KERNEL_LAUNCH_CHECK",
+  // cuda-samples' helper_cuda.h (an `<…>` include there, so not read): __getLastCudaError calls cudaGetLastError
+  "getLastCudaError",
+];
+
+/** An alias of an FP16/BF16 type; `certain` when every definition names that type (not `#if`-chosen). */
+export interface HalfAlias {
+  kind: HalfKind;
+  certain: boolean;
+}
+
+export interface DeclEnv {
+  /** Names whose call counts as a launch check: built in, configured, or macros expanding to one. */
+  launchChecks: ReadonlySet<string>;
+  /** Alias names of the half types. */
+  halfAliases: ReadonlyMap<string, HalfAlias>;
+}
+
+export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "options">): DeclEnv {
+  const idx = FileIndex.of(ctx);
+  idx.reads("context:decls");
+  return idx.shared("declEnv", () => {
+    // Relints of one document mostly see the same macro, include and alias lines: reuse the last answer
+    // for them (headers are looked at again after a few seconds).
+    const key = [
+      ctx.fileName,
+      ctx.options.headerRoot,
+      ...ctx.options.launchCheckMacros,
+      declEnvKey(idx),
+    ].join("\0");
+    return trusted(recent, key, () => makeEnv(idx, ctx));
+  });
+}
+
+const recent: Trusted<DeclEnv> = new Map();
+
+function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">): DeclEnv {
+  // The whole file's code: a windowed run's codeText blanks only its window.
+  const own = sourceFacts(idx.text, codeOnly(idx.text));
+  const headers = projectHeaders(ctx.fileName, own.includes, ctx.options.headerRoot);
+  const seeds = [...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros];
+  // The headers' part is worked out once per set of headers (files of a folder share it); a header
+  // macro that expands to a macro the including file defines is not followed.
+  let fromHeaders = headerEnvs.get(headers);
+  if (!fromHeaders || fromHeaders.seeds !== seeds.join(",")) {
+    fromHeaders = {
+      seeds: seeds.join(","),
+      checks: launchChecks(headers, seeds),
+      aliases: halfAliases(headers),
+    };
+    headerEnvs.set(headers, fromHeaders);
+  }
+  return {
+    launchChecks: launchChecks([own], [...fromHeaders.checks]),
+    halfAliases: own.aliases.size === 0 ? fromHeaders.aliases : halfAliases([own, ...headers]),
+  };
+}
+
+/** Per set of project headers (projectHeaders.ts returns the same array for the same set): their checks. */
+const headerEnvs = new WeakMap<
+  readonly SourceFacts[],
+  { seeds: string; checks: Set<string>; aliases: Map<string, HalfAlias> }
+>();
+
+/** The checks, then every macro whose body names one (repeated until no macro is added). */
+function launchChecks(files: readonly SourceFacts[], seeds: readonly string[]): Set<string> {
+  const checks = new Set(seeds.filter((c) => /^[A-Za-z_]\w*$/.test(c)));
+  const defines = files.flatMap((f) => [...f.defines]);
+  for (let changed = true; changed;) {
+    changed = false;
+    const re = new RegExp(`\\b(?:${[...checks].join("|")})\\b`);
+    for (const [name, body] of defines)
+      if (!checks.has(name) && re.test(body)) {
+        checks.add(name);
+        changed = true;
+      }
+  }
+  return checks;
+}
+
+/** Resolves every alias through other aliases (a few levels) to a half kind, or to nothing. */
+function halfAliases(files: readonly SourceFacts[]): Map<string, HalfAlias> {
+  const defs = new Map<string, string[]>();
+  for (const f of files)
+    for (const [name, types] of f.aliases) defs.set(name, [...(defs.get(name) ?? []), ...types]);
+  const kindOf = (type: string, depth: number): HalfKind | undefined => {
+    const k = halfKindOfType(type);
+    if (k || depth > 4) return k;
+    const next = defs.get(type.replace(/\b(const|volatile)\b/g, "").trim());
+    const kinds = next?.map((t) => kindOf(t, depth + 1));
+    // Through an alias only when all its definitions agree.
+    return kinds && kinds.every((x) => x && x === kinds[0]) ? kinds[0] : undefined;
+  };
+  const out = new Map<string, HalfAlias>();
+  for (const [name, types] of defs) {
+    if (halfKindOfType(name)) continue; // `typedef __half half;` (HIP shims): the name is known already
+    const kinds = types.map((t) => kindOf(t, 0));
+    const half = kinds.filter((k): k is HalfKind => k !== undefined);
+    if (half.length === 0) continue;
+    // `#if` chooses among definitions (llm.c's floatX: float, half or bf16): the last half one is the
+    // default build's in the common `#if … #else` layout; operators are judged only on certain aliases.
+    out.set(name, {
+      kind: half[half.length - 1]!,
+      certain: half.length === kinds.length && new Set(half).size === 1,
+    });
+  }
+  return out;
+}
+
+/** The lines an edit may change the environment through: macro, include and alias lines (hashed). */
+const ENV_LINES = /#[ \t]*(?:define|include)\b[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
+
+/** A short key of the file's own environment lines: equal keys, equal environments (headers aside). */
+export function declEnvKey(idx: FileIndex): string {
+  return idx.shared("declEnvKey", () => {
+    // FNV-1a over the matched lines: the key joins the context key, whose parts are comma-separated.
+    let h = 0x811c9dc5;
+    for (const m of idx.text.matchAll(ENV_LINES)) {
+      const s = m[0];
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+      h = Math.imul(h ^ 10, 0x01000193);
+    }
+    return (h >>> 0).toString(16);
+  });
+}
