@@ -3,18 +3,21 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Finding, Rule } from "../rules/rule";
 import { errorMessage } from "../util/errorMessage";
+import { buildFacts, resolveBuildContext, type BuildContext, type ResolvedTargets } from "./buildContext";
 import { configFor } from "./config";
 import { CLI_LIMITS, LintDocument } from "./lintDocument";
 import { cudaParser } from "./parser";
-import { resolveTargets, type ResolvedTargets } from "./targets";
 
 export interface FileReport {
   /** Absolute path. */
   file: string;
   targets: ResolvedTargets;
+  context: BuildContext;
   findings: Finding[];
   /** Set when the file was not linted (unreadable, parse timeout). */
   skipped?: string;
+  /** Set when the file's build compiles it for another backend (rocm, metal…): not linted, quietly. */
+  notCuda?: boolean;
   /** Config problems, rule failures: printed as warnings. */
   warnings: string[];
 }
@@ -51,26 +54,38 @@ export interface LintFilesOptions {
   /** --arch: overrides every other source when given. */
   archs?: number[];
   env?: NodeJS.ProcessEnv;
+  /** This machine's GPU (SM number), assumed for files that declare no targets. */
+  gpuArch?: number;
 }
 
 export async function lintFiles(files: readonly string[], opts: LintFilesOptions): Promise<FileReport[]> {
   const parser = await cudaParser();
   const known = new Set(opts.rules.map((r) => r.id));
   const reports: FileReport[] = [];
+  // A build file's notes ("native" is not a fixed architecture…) are said once, not once per source.
+  const said = new Set<string>();
   for (const file of files) {
-    const targets = resolveTargets({
+    const context = resolveBuildContext({
       file,
       explicit: opts.archs && opts.archs.length > 0 ? { archs: opts.archs, source: "cli" } : undefined,
       env: opts.env,
+      ...(opts.gpuArch !== undefined ? { gpuArch: opts.gpuArch } : {}),
     });
+    const { targets } = context;
     const config = configFor(file, known);
     const report: FileReport = {
       file,
       targets,
+      context,
       findings: [],
-      warnings: [...targets.notes, ...config.problems],
+      warnings: [...targets.notes, ...config.problems].filter((w) => !said.has(w)),
     };
+    for (const w of report.warnings) said.add(w);
     reports.push(report);
+    if (context.backend !== "cuda") {
+      report.notCuda = true;
+      continue;
+    }
     let text: string;
     try {
       // Editors drop a UTF-8 BOM from the text; so must we, or line 1's columns shift by one.
@@ -84,6 +99,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       const out = doc.lint({
         fileName: file,
         targets: targets.archs,
+        build: buildFacts(context),
         rules: opts.rules,
         ruleOptions: { launchCheckMacros: config.launchCheckMacros },
         severity: config.severity,

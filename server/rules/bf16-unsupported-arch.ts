@@ -34,6 +34,7 @@ function guardOpen(text: string, first: Node): TextEdit {
 export const bf16UnsupportedArch: Rule = {
   id: "bf16-unsupported-arch",
   defaultSeverity: "error",
+  archDependent: true,
   summary:
     "BF16 used in device code while a target below sm_80 is built, outside an `#if __CUDA_ARCH__ >= 800` guard.",
   check(ctx) {
@@ -41,7 +42,7 @@ export const bf16UnsupportedArch: Rule = {
     if (low.length === 0) return;
     const lowText = low.map((t) => `sm_${t}`).join(", ");
     const idx = FileIndex.of(ctx);
-    const off = archOffRanges(idx, low);
+    const off = archOffRanges(idx, low, ctx.build);
 
     // The include is rare: a regex over the whole text only when its name is there at all.
     const includes = idx.text.includes("cuda_bf16.h")

@@ -36,6 +36,21 @@ export interface RuleOptions {
   launchCheckMacros: string[];
 }
 
+/** The file's build context as the rules see it (server/lint/buildContext.ts computes it, once per file). */
+export interface BuildFacts {
+  /**
+   * "declared" by the setting or a build file; "gpu": none declared, this machine's GPU assumed; "none":
+   * none at all, and rules marked `archDependent` do not run.
+   */
+  readonly targets: "declared" | "gpu" | "none";
+  /** Macros the compiler command line defines: name → value ("1" for a bare -DNAME). */
+  readonly defines: ReadonlyMap<string, string>;
+  /** Macros known to be undefined (-U, and HIP's own in a CUDA build). */
+  readonly undefines: ReadonlySet<string>;
+  /** False when no build file says how the file is compiled: a rule may then go by the file's own includes. */
+  readonly definesKnown: boolean;
+}
+
 export interface LintContext {
   readonly tree: Tree;
   readonly text: string;
@@ -44,6 +59,7 @@ export interface LintContext {
   /** Target SM versions being built, e.g. [75, 90]; ascending; never empty. */
   readonly targets: readonly number[];
   readonly options: RuleOptions;
+  readonly build: BuildFacts;
   report(finding: { node?: Node; span?: Span; message: string; fixes?: Fix[] }): void;
 }
 
@@ -53,5 +69,7 @@ export interface Rule {
   readonly defaultSeverity: Severity;
   /** One line, shown in docs and SARIF. */
   readonly summary: string;
+  /** Its findings depend on the target architectures: it does not run when none are declared. */
+  readonly archDependent?: boolean;
   check(ctx: LintContext): void;
 }
