@@ -58,15 +58,19 @@ export const PYTORCH_NVCC_DEFINES = [
 
 const BACKENDS: ReadonlySet<string> = new Set(["cuda", "rocm", "metal", "xpu", "cpu"]);
 
-/** Keeps the architectures we can read; notes the others (native, all, a variable…) once each. */
+/** Keeps the architectures we can read; notes the others (native, all, a variable…) in one line. */
 export function archTokens(tokens: readonly string[], where: string, notes: string[]): number[] {
   const out = new Set<number>();
+  const unread = new Set<string>();
   for (const t of tokens.map((s) => s.trim()).filter((s) => s.length > 0)) {
     const sm = parseArch(t);
-    const note = `${where}: "${t}" is not a fixed architecture; ignored`;
     if (sm !== undefined) out.add(sm);
-    else if (!notes.includes(note)) notes.push(note);
+    else unread.add(`"${t}"`);
   }
+  if (unread.size > 0)
+    notes.push(
+      `${where}: ${[...unread].join(", ")} ${unread.size === 1 ? "is not a fixed architecture" : "are not fixed architectures"}; ignored`,
+    );
   return [...out].sort((a, b) => a - b);
 }
 

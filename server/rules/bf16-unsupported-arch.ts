@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
 import { archOffRanges, hasBf16Guard, inRanges } from "./util/archGuard";
-import { FileIndex } from "./util/fileIndex";
+import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { insertAfter, insertBefore } from "./util/nodes";
 
 /** BF16 types, and the conversion/arithmetic intrinsics of cuda_bf16.h (as calls). */
@@ -29,6 +29,28 @@ function guardOpen(text: string, first: Node): TextEdit {
       newText: "#if __CUDA_ARCH__ >= 800\n",
     };
   return insertBefore(first, "\n#if __CUDA_ARCH__ >= 800\n");
+}
+
+/**
+ * BF16 names in device function bodies outside `off`, in functions that call a BF16 intrinsic: a function
+ * that only declares and passes BF16 values (a wrapper around guarded helpers, as vLLM writes them) does no
+ * BF16 arithmetic of its own.
+ */
+function unguardedUses(idx: FileIndex, off: readonly [number, number][]): { fn: FunctionInfo; node: Node }[] {
+  const uses: { fn: FunctionInfo; node: Node }[] = [];
+  const calling = new Set<number>();
+  for (const m of idx.scan(BF16_TOKEN)) {
+    // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
+    const fn = idx.deviceFunctionAt(m.index);
+    if (!fn || inRanges(m.index, off)) continue;
+    const n = idx.nodeAt(m.index, m.index + m[0].length);
+    if (!TOKEN_TYPES.has(n.type) || n.startIndex !== m.index) continue;
+    const call = n.type === "identifier" && n.parent?.type === "call_expression";
+    if (n.type === "identifier" && !call) continue;
+    if (call) calling.add(fn.node.id);
+    uses.push({ fn, node: n });
+  }
+  return uses.filter((u) => calling.has(u.fn.node.id));
 }
 
 export const bf16UnsupportedArch: Rule = {
@@ -59,13 +81,7 @@ export const bf16UnsupportedArch: Rule = {
 
     // Every unguarded use in a device function body (kernels, __device__ functions); the fix once per function.
     const reportedFns = new Set<number>();
-    for (const m of idx.scan(BF16_TOKEN)) {
-      // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
-      const fn = idx.deviceFunctionAt(m.index);
-      if (!fn || inRanges(m.index, off)) continue;
-      const n = idx.nodeAt(m.index, m.index + m[0].length);
-      if (!TOKEN_TYPES.has(n.type) || n.startIndex !== m.index) continue;
-      if (n.type === "identifier" && n.parent?.type !== "call_expression") continue;
+    for (const { fn, node: n } of unguardedUses(idx, off)) {
       const stmts = bodyStatements(fn.node);
       const first = !reportedFns.has(fn.node.id);
       reportedFns.add(fn.node.id);

@@ -56,7 +56,13 @@ test("folders are walked for .cu/.cuh; json has 1-based positions, paths relativ
       message: shuffle[0]!.message,
     },
   ]);
-  assert.ok(findings.every((f) => f.file === "csrc/reduce.cuh"));
+  // Besides one note per file that no targets are declared (the project has no build file).
+  const notes = findings.filter((f) => f.rule === "targets");
+  assert.deepEqual(notes.map((f) => [f.file, f.severity]).sort(), [
+    ["csrc/ok.cu", "information"],
+    ["csrc/reduce.cuh", "information"],
+  ]);
+  assert.ok(findings.every((f) => f.file === "csrc/reduce.cuh" || f.rule === "targets"));
 });
 
 test("clean code exits 0; the text format is compiler-style with a summary", () => {
