@@ -119,7 +119,14 @@ function buildFilesOf(file: string, dirs: readonly string[]): { found: Found[]; 
   return { found, notes: [...notes] };
 }
 
-const HIP_MACROS = ["USE_ROCM", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__", "__HIP__"];
+/** HIP's own macros: undefined in a CUDA build unless its command line defines them. */
+export const HIP_MACROS = [
+  "USE_ROCM",
+  "__HIP_PLATFORM_AMD__",
+  "__HIP_PLATFORM_HCC__",
+  "__HIPCC__",
+  "__HIP__",
+];
 
 export function resolveBuildContext(q: TargetQuery): BuildContext {
   const file = resolve(q.file);

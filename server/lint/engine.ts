@@ -2,6 +2,7 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { BuildFacts, Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
 import { deadRanges } from "../rules/util/archGuard";
+import { HIP_MACROS } from "./buildContext";
 import type { Dependency } from "../rules/util/dependencies";
 import { CONTEXT_VALUES, fileContextKey } from "../rules/util/fileContext";
 import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../rules/util/fileIndex";
@@ -25,8 +26,9 @@ export interface LintOptions {
 }
 
 /**
- * A file with no build context (tests, one-off use): targets as given, and the strictest half-precision
- * switches a build may set, under which the fixtures are compiled (test/unit/rules/nvcc.test.ts).
+ * A CUDA file with no build context (tests, one-off use): targets as given, HIP's macros undefined, and
+ * the strictest half-precision switches a build may set, under which the fixtures are compiled
+ * (test/unit/rules/nvcc.test.ts).
  */
 export const STANDALONE_BUILD: BuildFacts = {
   targets: "declared",
@@ -40,7 +42,7 @@ export const STANDALONE_BUILD: BuildFacts = {
       "__CUDA_NO_BFLOAT16_CONVERSIONS__",
     ].map((m) => [m, "1"]),
   ),
-  undefines: new Set(),
+  undefines: new Set(HIP_MACROS),
   definesKnown: true,
 };
 

@@ -267,6 +267,10 @@ export function hasBf16Guard(idx: FileIndex): boolean {
 }
 
 function findBf16Guard(idx: FileIndex): boolean {
+  // <nv/target> and `if constexpr` guards count as well as preprocessor ones.
+  for (const m of idx.text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
+    if (Number(m[1]) >= 80) return true;
+  if (/\bif\s+constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/.test(idx.text)) return true;
   for (const d of idx.directives()) {
     if (d.word !== "if" && d.word !== "elif") continue;
     let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
