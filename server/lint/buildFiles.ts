@@ -255,12 +255,13 @@ const commandFlags = (e: CompileCommand): string[] =>
       ? e.command.split(/\s+/)
       : [];
 
-/** compile_commands.json: one unit per .cu entry (its own flags), and one for the rest (every .cu's archs). */
+/** compile_commands.json: one unit per entry (its own flags), and one for the rest (every .cu's archs). */
 function readCompileCommands(file: string, text: string): BuildUnit[] {
   const entries: unknown = JSON.parse(text);
   if (!Array.isArray(entries)) throw new Error("not a JSON array of compile commands");
-  const typed = entries.filter(
-    (e): e is CompileCommand => e !== null && typeof e === "object" && typeof e.file === "string",
+  const typed = (entries as unknown[]).filter(
+    (e): e is CompileCommand =>
+      e !== null && typeof e === "object" && typeof (e as CompileCommand).file === "string",
   );
   const cuda = typed.filter((e) => /\.cuh?$/.test(String(e.file)));
   const units = typed.map((e): BuildUnit => {
