@@ -23,12 +23,15 @@ function bracketEnd(text: string, i: number): number {
   return close < 0 ? text.length : close + open[1]!.length + 2;
 }
 
-/** The end of a `#` comment at `i`: a bracket comment's close, else the end of the line. */
-function commentEnd(text: string, i: number): number {
-  const b = bracketEnd(text, i + 1);
-  if (b >= 0) return b;
+const lineEnd = (text: string, i: number): number => {
   const nl = text.indexOf("\n", i);
   return nl < 0 ? text.length : nl;
+};
+
+/** The end of a CMake `#` comment at `i`: a bracket comment's close, else the end of the line. */
+function commentEnd(text: string, i: number): number {
+  const b = bracketEnd(text, i + 1);
+  return b >= 0 ? b : lineEnd(text, i);
 }
 
 /** A quoted argument opening at `i`: its text (escapes kept but for `\"`) and where it ends. */
@@ -132,16 +135,10 @@ function pyString(text: string, i: number, m: RegExpExecArray): [string, number]
 /** Python source as tokens: comments dropped, adjacent string literals concatenated as Python does. */
 export function pythonTokens(text: string): PyToken[] {
   const out: PyToken[] = [];
-  let i = 0;
-  while (i < text.length) {
+  for (let i = 0; i < text.length;) {
     const c = text[i]!;
-    if (c === "#") {
-      const nl = text.indexOf("\n", i);
-      i = nl < 0 ? text.length : nl;
-      continue;
-    }
-    if (isSpace(c)) {
-      i++;
+    if (c === "#" || isSpace(c)) {
+      i = c === "#" ? lineEnd(text, i) : i + 1;
       continue;
     }
     const s = STRING_START.exec(text.slice(i, i + 5));
@@ -154,13 +151,8 @@ export function pythonTokens(text: string): PyToken[] {
       continue;
     }
     const w = /^[A-Za-z_0-9]+/.exec(text.slice(i, i + 256));
-    if (w) {
-      out.push({ kind: "name", text: w[0] });
-      i += w[0].length;
-    } else {
-      out.push({ kind: "op", text: c });
-      i++;
-    }
+    out.push(w ? { kind: "name", text: w[0] } : { kind: "op", text: c });
+    i += w ? w[0].length : 1;
   }
   return out;
 }
