@@ -209,7 +209,7 @@ export function describeContext(ctx: BuildContext, cwd?: string): string[] {
   const where = ctx.targets.file ? ` (${show(ctx.targets.file)})` : "";
   const macros = [...ctx.defines].map(([k, v]) => (v === "1" ? k : `${k}=${v}`)).sort();
   const lines = [
-    `Build: ${b ? `${b.kind} ${show(b.file)}${b.unit ? ` [kernel.${b.unit}]` : ""}` : "no build file found"}`,
+    `Build: ${b ? `${show(b.file)}${b.unit ? ` [kernel.${b.unit}]` : ""}` : "no build file found"}`,
     `Backend: ${ctx.backend}${ctx.backend === "cuda" ? "" : " (not linted as CUDA)"}${ctx.pytorch ? ", PyTorch extension" : ""}`,
     `Targets: ${ctx.targets.source === "default" ? "none declared" : archs} from ${from[ctx.targets.source]}${where}${ctx.targetsFrom ? `, ${ctx.targetsFrom}` : ""}`,
     `Macros: ${macros.length > 0 ? macros.map((m) => `-D${m}`).join(" ") : "none"}${b ? "" : " (no build file: the file's own includes decide what is a PyTorch extension)"}`,

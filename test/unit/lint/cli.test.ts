@@ -177,7 +177,7 @@ test("--explain-context prints the file's build, backend, targets and macros", (
   });
   const r = lint(root, "--explain-context", "k/k.cu");
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^Build: build\.toml build\.toml \[kernel\.k\]$/m);
+  assert.match(r.stdout, /^Build: build\.toml \[kernel\.k\]$/m);
   assert.match(r.stdout, /^Backend: cuda$/m);
   assert.match(
     r.stdout,
