@@ -214,6 +214,11 @@ export function describeContext(ctx: BuildContext, cwd?: string): string[] {
     `Targets: ${ctx.targets.source === "default" ? "none declared" : archs} from ${from[ctx.targets.source]}${where}${ctx.targetsFrom ? `, ${ctx.targetsFrom}` : ""}`,
     `Macros: ${macros.length > 0 ? macros.map((m) => `-D${m}`).join(" ") : "none"}${b ? "" : " (no build file: the file's own includes decide what is a PyTorch extension)"}`,
   ];
-  if (ctx.undefines.size > 0) lines.push(`Undefined: ${[...ctx.undefines].sort().join(" ")}`);
+  const own = [...ctx.undefines].filter((m) => !HIP_MACROS.includes(m)).sort();
+  const hip = HIP_MACROS.every((m) => ctx.undefines.has(m))
+    ? ["HIP's (USE_ROCM, __HIP_PLATFORM_AMD__…)"]
+    : [];
+  if (own.length + hip.length > 0)
+    lines.push(`Undefined: ${[...own.map((m) => `-U${m}`), ...hip].join(" ")}`);
   return lines;
 }
