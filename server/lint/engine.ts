@@ -1,7 +1,7 @@
 // Runs rules over a parsed tree, then applies suppression comments and severity overrides.
 import type { Node, Tree } from "web-tree-sitter";
 import type { BuildFacts, Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
-import { deadRanges } from "../rules/util/archGuard";
+import { inDeadCode } from "../rules/util/archGuard";
 import { HIP_MACROS } from "./buildContext";
 import type { Dependency } from "../rules/util/dependencies";
 import { CONTEXT_VALUES, fileContextKey } from "../rules/util/fileContext";
@@ -134,22 +134,11 @@ export function finishFindings(
   const build = opts.build ?? STANDALONE_BUILD;
   let live = findings;
   if (findings.length > 0) {
-    const dead = deadRanges(tree, text, build.targets === "none" ? undefined : opts.targets, build);
-    if (dead.length > 0) {
-      const starts = lineStarts(text);
-      live = findings.filter((f) => {
-        const at = (starts[f.span.startLine] ?? 0) + f.span.startColumn;
-        return !dead.some(([a, b]) => at >= a && at < b);
-      });
-    }
+    const points = findings.map((f) => ({ row: f.span.startLine, column: f.span.startColumn }));
+    const dead = inDeadCode(tree, text, build.targets === "none" ? undefined : opts.targets, build, points);
+    live = findings.filter((_, i) => !dead[i]);
   }
   return [...targetsNote(opts), ...applySuppressions(live, text)];
-}
-
-function lineStarts(text: string): number[] {
-  const out = [0];
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out.push(i + 1);
-  return out;
 }
 
 /** Document order; findings on the same span by rule id, then message, so any run lists them alike. */

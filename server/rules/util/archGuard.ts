@@ -146,19 +146,74 @@ function offArms(
 }
 
 /**
- * Text ranges of code no compilation of the file sees, with the build's macros and targets (undefined:
- * any device arch): `#if 0`, `#ifdef USE_ROCM` in a CUDA build, `#if __CUDA_ARCH__ >= 800` when every
- * target is below. Findings there are not real.
+ * Which of `points` lie in code no compilation of the file sees, with the build's macros and targets
+ * (undefined: any device arch): `#if 0`, `#ifdef USE_ROCM` in a CUDA build, `#if __CUDA_ARCH__ >= 800`
+ * when every target is below. Runs on every lint: only the arms holding a point are asked of the tree.
  */
-export function deadRanges(
+export function inDeadCode(
   tree: Tree,
   text: string,
   targets: readonly number[] | undefined,
   env: MacroEnv,
-): [number, number][] {
+  points: readonly { row: number; column: number }[],
+): boolean[] {
   const idx = FileIndex.of({ tree, text });
+  const arms = decidable(text, idx.directives(), env);
+  if (arms.length === 0) return points.map(() => false);
+  const offsets = points.map((p) => {
+    const n = tree.rootNode.descendantForPosition(p);
+    if (!n) return -1;
+    // The smallest node there may start on an earlier line: walk down the text to the point's line.
+    let off = n.startIndex;
+    for (let row = n.startPosition.row; row < p.row; row++) {
+      off = text.indexOf("\n", off) + 1;
+      if (off === 0) return -1;
+    }
+    return off + p.column - (n.startPosition.row === p.row ? n.startPosition.column : 0);
+  });
   const passes: Pass[] = ["host", ...(targets ? targets.map((t) => t * 10) : ["device" as const])];
-  return offArms(idx, idx.directives(), passes, env);
+  const holding = arms.filter((a) => offsets.some((o) => o >= a.d.end && o < a.end)).map((a) => a.d);
+  const dead = offArms(idx, holding, passes, env);
+  return offsets.map((o) => dead.some(([a, b]) => o >= a && o < b));
+}
+
+type Directive = ReturnType<FileIndex["directives"]>[number];
+
+/**
+ * The arms (directive and the text offset where the arm ends) whose chain names something the context
+ * decides (__CUDA_ARCH__, a build macro, a literal 0/1): the others are never off.
+ */
+function decidable(
+  text: string,
+  directives: readonly Directive[],
+  env: MacroEnv,
+): { d: Directive; end: number }[] {
+  const names = ["__CUDA_ARCH__", ...env.defines.keys(), ...env.undefines].filter((n) => /^\w+$/.test(n));
+  const known = new RegExp(`\\b(?:${names.join("|")})\\b|^\\s*[01]\\s*(?:$|//|/\\*)`);
+  const decides = (d: Directive): boolean => {
+    const nl = text.indexOf("\n", d.end);
+    return known.test(text.slice(d.end, nl < 0 ? text.length : nl));
+  };
+  // Per open #if chain: does any condition so far name something known, and the arm being read.
+  const chains: { known: boolean; arm: Directive; armKnown: boolean }[] = [];
+  const out: { d: Directive; end: number }[] = [];
+  for (const d of directives) {
+    if (d.word === "if" || d.word === "ifdef" || d.word === "ifndef") {
+      const k = decides(d);
+      chains.push({ known: k, arm: d, armKnown: k });
+      continue;
+    }
+    const top = chains[chains.length - 1];
+    if (!top || (d.word !== "elif" && d.word !== "else" && d.word !== "endif")) continue;
+    if (top.armKnown) out.push({ d: top.arm, end: d.hash });
+    if (d.word === "endif") chains.pop();
+    else {
+      if (d.word === "elif") top.known = top.known || decides(d);
+      top.arm = d;
+      top.armKnown = top.known;
+    }
+  }
+  return out;
 }
 
 /**
