@@ -10,7 +10,8 @@ export interface TargetsStatus {
 
 function describeSource(t: TargetsParams): string {
   if (t.source === "default")
-    return "default: no setting or build file names targets, so nvcc's own default is assumed (set cudaKernelDev.targets)";
+    return "nothing: no setting or build file declares targets, so arch-dependent rules are off (set cudaKernelDev.targets)";
+  if (t.source === "gpu") return "this machine's GPU (no setting or build file declares targets)";
   if (t.source === "cli") return "the --arch option";
   if (t.source === "setting") return "the cudaKernelDev.targets setting";
   if (t.source === "TORCH_CUDA_ARCH_LIST") return "the TORCH_CUDA_ARCH_LIST environment variable";
@@ -44,12 +45,16 @@ export function activate(ctx: vscode.ExtensionContext): TargetsStatus {
     const targets = byUri.get(doc.uri.toString());
     const problem = server && server.health !== "ok" ? server : undefined;
     if (targets) {
-      const suffix = targets.source === "default" ? " (default)" : "";
-      item.text = `${problem ? "$(warning)" : "$(chip)"} ${targets.archs.join(" ")}${suffix}`;
+      const shown =
+        targets.source === "default"
+          ? "no targets"
+          : `${targets.archs.join(" ")}${targets.source === "gpu" ? " (this GPU)" : ""}`;
+      item.text = `${problem ? "$(warning)" : "$(chip)"} ${shown}`;
       const lines = [
-        `CUDA target architectures: ${targets.archs.join(", ")}`,
+        `CUDA target architectures: ${targets.source === "default" ? "none declared" : targets.archs.join(", ")}`,
         `From: ${describeSource(targets)}`,
       ];
+      if (targets.context?.length) lines.push("", ...targets.context);
       if (targets.notes?.length) lines.push("", ...targets.notes.map((n) => `⚠ ${n}`));
       if (problem) lines.push("", `Language server: ${problem.message}`);
       item.tooltip = lines.join("\n");

@@ -24,6 +24,8 @@ export interface TargetsParams {
   file?: string;
   /** Problems met on the way (unreadable build files, invalid settings); the targets still apply. */
   notes?: string[];
+  /** The file's build context as lines (build, backend, targets, macros), for the status item's tooltip. */
+  context?: string[];
 }
 
 /** Server -> client: the resolved targets of a document changed. */

@@ -1,9 +1,11 @@
 // `cuda-kernel-dev lint [paths…] [--arch sm_75,sm_90] [--format text|json|sarif]`: the editor's lints in CI.
 // Exit status 1 when any error-level finding is reported.
 import { Command, Option } from "commander";
-import { parseArchList } from "../lint/arch";
 import { resolve } from "node:path";
-import { collectCudaFiles, lintFiles } from "../lint/lintFiles";
+import { parseArchList } from "../lint/arch";
+import { describeContext, resolveBuildContext } from "../lint/buildContext";
+import { collectCudaFiles, lintFiles, type FileReport } from "../lint/lintFiles";
+import { machineGpuArch } from "../lint/machineGpu";
 import { formatText, toJsonFindings, toSarif } from "../lint/report";
 import { rules } from "../rules/index";
 import { errorMessage } from "../util/errorMessage";
@@ -12,6 +14,16 @@ import { CliError } from "./cliError";
 interface LintCliOptions {
   arch?: string;
   format: "text" | "json" | "sarif";
+  explainContext?: string;
+  gpu: boolean;
+}
+
+/** One line for every file whose build compiles it for another backend: they are not linted as CUDA. */
+function notCudaSummary(reports: readonly FileReport[]): string | undefined {
+  const skipped = reports.filter((r) => r.notCuda);
+  if (skipped.length === 0) return undefined;
+  const backends = [...new Set(skipped.map((r) => r.context.backend))].sort().join(", ");
+  return `cuda-kernel-dev lint: ${skipped.length} file(s) not linted: their build compiles them for ${backends}, not CUDA (see --explain-context FILE)\n`;
 }
 
 export function lintCommand(): Command {
@@ -19,6 +31,11 @@ export function lintCommand(): Command {
     .description("Check .cu/.cuh files against the CUDA convention rules (folders are searched).")
     .argument("[paths...]", "files or folders", ["."])
     .option("--arch <list>", "target architectures, overriding build files, e.g. sm_75,sm_90")
+    .option(
+      "--explain-context <file>",
+      "print the build context of one file (build, backend, targets, macros) and exit",
+    )
+    .option("--no-gpu", "do not assume this machine's GPU for files that declare no targets")
     .addOption(
       new Option("--format <format>", "output format").choices(["text", "json", "sarif"]).default("text"),
     )
@@ -30,6 +47,17 @@ export function lintCommand(): Command {
       } catch (err) {
         throw new CliError(`--arch: ${errorMessage(err)}`, 2);
       }
+      const gpuArch = opts.gpu ? await machineGpuArch() : undefined;
+      if (opts.explainContext !== undefined) {
+        const ctx = resolveBuildContext({
+          file: resolve(opts.explainContext),
+          explicit: archs && archs.length > 0 ? { archs, source: "cli" } : undefined,
+          ...(gpuArch !== undefined ? { gpuArch } : {}),
+        });
+        const lines = [...describeContext(ctx, process.cwd()), ...ctx.targets.notes.map((n) => `Note: ${n}`)];
+        process.stdout.write(`${lines.join("\n")}\n`);
+        return;
+      }
       let files: string[];
       try {
         files = collectCudaFiles(paths);
@@ -40,12 +68,19 @@ export function lintCommand(): Command {
         process.stderr.write(`cuda-kernel-dev lint: no .cu or .cuh files in ${paths.join(", ")}\n`);
       // Project headers are read up to the folders named, or the working folder for files named.
       const headerRoots = [process.cwd(), ...paths.map((p) => resolve(p))];
-      const reports = await lintFiles(files, { rules, archs, headerRoots });
+      const reports = await lintFiles(files, {
+        rules,
+        archs,
+        headerRoots,
+        ...(gpuArch !== undefined ? { gpuArch } : {}),
+      });
       const cwd = process.cwd();
       for (const r of reports) {
         for (const w of r.warnings) process.stderr.write(`cuda-kernel-dev lint: warning: ${w}\n`);
         if (r.skipped) process.stderr.write(`cuda-kernel-dev lint: ${r.file}: ${r.skipped}\n`);
       }
+      const summary = notCudaSummary(reports);
+      if (summary) process.stderr.write(summary);
       if (opts.format === "json")
         process.stdout.write(`${JSON.stringify(toJsonFindings(reports, cwd), null, 2)}\n`);
       else if (opts.format === "sarif")

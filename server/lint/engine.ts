@@ -1,6 +1,8 @@
 // Runs rules over a parsed tree, then applies suppression comments and severity overrides.
 import type { Node, Tree } from "web-tree-sitter";
-import type { Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
+import type { BuildFacts, Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
+import { inDeadCode } from "../rules/util/archGuard";
+import { HIP_MACROS } from "./buildContext";
 import type { Dependency } from "../rules/util/dependencies";
 import { CONTEXT_VALUES, fileContextKey } from "../rules/util/fileContext";
 import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../rules/util/fileIndex";
@@ -19,7 +21,30 @@ export interface LintOptions {
   rules: readonly Rule[];
   ruleOptions?: Partial<RuleOptions>;
   severity?: Readonly<Record<string, SeverityOverride>>;
+  /** The file's build context (server/lint/buildContext.ts); STANDALONE_BUILD when the caller has none. */
+  build?: BuildFacts;
 }
+
+/**
+ * A CUDA file with no build context (tests, one-off use): targets as given, HIP's macros undefined, and
+ * the strictest half-precision switches a build may set, under which the fixtures are compiled
+ * (test/unit/rules/nvcc.test.ts).
+ */
+export const STANDALONE_BUILD: BuildFacts = {
+  targets: "declared",
+  defines: new Map(
+    [
+      "__CUDA_NO_HALF_OPERATORS__",
+      "__CUDA_NO_HALF2_OPERATORS__",
+      "__CUDA_NO_BFLOAT16_OPERATORS__",
+      "__CUDA_NO_BFLOAT162_OPERATORS__",
+      "__CUDA_NO_HALF_CONVERSIONS__",
+      "__CUDA_NO_BFLOAT16_CONVERSIONS__",
+    ].map((m) => [m, "1"]),
+  ),
+  undefines: new Set(HIP_MACROS),
+  definesKnown: true,
+};
 
 /** A rule that threw: its findings for this document are dropped, the others still run. */
 export interface RuleFailure {
@@ -71,7 +96,49 @@ export function compareSpans(a: Span, b: Span): number {
 /** Lints the whole tree: every rule, then suppression comments; findings in document order. */
 export function lintTree(tree: Tree, text: string, opts: LintOptions): LintResult {
   const run = runRules(tree, text, opts);
-  return { findings: applySuppressions(run.findings, text), failures: run.failures, timings: run.timings };
+  return {
+    findings: finishFindings(tree, text, opts, run.findings),
+    failures: run.failures,
+    timings: run.timings,
+  };
+}
+
+/** The rules that do not run on a file without declared targets. */
+export const archDependentRules = (rules: readonly Rule[]): string[] =>
+  rules.filter((r) => r.archDependent).map((r) => r.id);
+
+/** The one note a file gets when no targets are declared for it (none when they are). */
+function targetsNote(opts: LintOptions): Finding[] {
+  const build = opts.build ?? STANDALONE_BUILD;
+  if (build.targets === "declared") return [];
+  const off = archDependentRules(opts.rules).filter((id) => opts.severity?.[id] !== "off");
+  const how =
+    "declare them with the cudaKernelDev.targets setting (or --arch), cuda-capabilities in build.toml, or CMAKE_CUDA_ARCHITECTURES";
+  const message =
+    build.targets === "gpu"
+      ? `No target architectures are declared for this file: assuming this machine's GPU (${opts.targets.map((t) => `sm_${t}`).join(", ")}); ${how}.`
+      : `No target architectures are declared for this file, so ${off.join(" and ") || "no rule"} ${off.length === 1 ? "is" : "are"} off; ${how}.`;
+  return [{ rule: "targets", severity: "information", message, span: ZERO, fixes: [] }];
+}
+
+/**
+ * The findings as shown: those in code no compilation sees (`#if 0`, `#ifdef USE_ROCM` in a CUDA build)
+ * and suppressed ones dropped, in document order, with the file's note about its targets.
+ */
+export function finishFindings(
+  tree: Tree,
+  text: string,
+  opts: LintOptions,
+  findings: readonly Finding[],
+): Finding[] {
+  const build = opts.build ?? STANDALONE_BUILD;
+  let live = findings;
+  if (findings.length > 0) {
+    const points = findings.map((f) => ({ row: f.span.startLine, column: f.span.startColumn }));
+    const dead = inDeadCode(tree, text, build.targets === "none" ? undefined : opts.targets, build, points);
+    live = findings.filter((_, i) => !dead[i]);
+  }
+  return [...targetsNote(opts), ...applySuppressions(live, text)];
 }
 
 /** Document order; findings on the same span by rule id, then message, so any run lists them alike. */
@@ -107,9 +174,15 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
   const timings = new Map<string, number>();
+  const build = opts.build ?? STANDALONE_BUILD;
   for (const rule of opts.rules) {
     const override = opts.severity?.[rule.id];
-    if (override === "off" || (rule.convention && !options.conventions?.[rule.convention])) continue;
+    if (
+      override === "off" ||
+      (rule.convention && !options.conventions?.[rule.convention]) ||
+      (rule.archDependent && build.targets === "none")
+    )
+      continue;
     const severity = override ?? rule.defaultSeverity;
     const own: Finding[] = [];
     // One finding per rule per span: a token reached twice (two operators sharing an operand, a name
@@ -121,6 +194,7 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
       fileName: opts.fileName,
       targets,
       options,
+      build,
       report(f: { node?: Node; span?: Span; message: string; fixes?: Fix[] }) {
         const span = f.span ?? (f.node ? spanOf(f.node) : ZERO);
         const key = `${span.startLine},${span.startColumn},${span.endLine},${span.endColumn}`;

@@ -34,6 +34,9 @@ export function optionsKey(opts: LintOptions): string {
     opts.rules.map((r) => r.id),
     opts.ruleOptions ?? {},
     opts.severity ?? {},
+    opts.build
+      ? [opts.build.targets, [...opts.build.defines], [...opts.build.undefines], opts.build.definesKnown]
+      : null,
   ]);
 }
 

@@ -2,7 +2,7 @@
 // runs the rules only over the definitions the edits touched (incremental.ts).
 import type { Tree } from "web-tree-sitter";
 import type { Finding, Rule } from "../rules/rule";
-import { applySuppressions, runRules, type LintOptions, type RuleFailure } from "./engine";
+import { finishFindings, runRules, type LintOptions, type RuleFailure } from "./engine";
 import {
   addChange,
   changedRegions,
@@ -125,7 +125,7 @@ export class LintDocument {
     this.last = { text: this.text, optionsKey: key, run };
     this.touched = [];
     const { failures, timings } = run;
-    const findings = applySuppressions(run.findings, this.text);
+    const findings = finishFindings(tree, this.text, opts, run.findings);
     const wholeFileRules = scope === "window" ? (run.wholeFileRules ?? []) : undefined;
     return { kind: "linted", findings, failures, timings, scope, wholeFileRules };
   }

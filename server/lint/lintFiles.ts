@@ -3,18 +3,21 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Finding, Rule } from "../rules/rule";
 import { errorMessage } from "../util/errorMessage";
+import { buildFacts, resolveBuildContext, type BuildContext, type ResolvedTargets } from "./buildContext";
 import { configFor } from "./config";
 import { CLI_LIMITS, LintDocument } from "./lintDocument";
 import { cudaParser } from "./parser";
-import { resolveTargets, type ResolvedTargets } from "./targets";
 
 export interface FileReport {
   /** Absolute path. */
   file: string;
   targets: ResolvedTargets;
+  context: BuildContext;
   findings: Finding[];
   /** Set when the file was not linted (unreadable, parse timeout). */
   skipped?: string;
+  /** Set when the file's build compiles it for another backend (rocm, metal…): not linted, quietly. */
+  notCuda?: boolean;
   /** Config problems, rule failures: printed as warnings. */
   warnings: string[];
 }
@@ -53,6 +56,8 @@ export interface LintFilesOptions {
   env?: NodeJS.ProcessEnv;
   /** Folders project headers may be read from (the folders linted, the working folder): the nearest applies. */
   headerRoots?: readonly string[];
+  /** This machine's GPU (SM number), assumed for files that declare no targets. */
+  gpuArch?: number;
 }
 
 /** The nearest of `roots` holding `file`: project headers above it are not read. */
@@ -68,20 +73,30 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
   const parser = await cudaParser();
   const known = new Set(opts.rules.map((r) => r.id));
   const reports: FileReport[] = [];
+  // A build file's notes ("native" is not a fixed architecture…) are said once, not once per source.
+  const said = new Set<string>();
   for (const file of files) {
-    const targets = resolveTargets({
+    const context = resolveBuildContext({
       file,
       explicit: opts.archs && opts.archs.length > 0 ? { archs: opts.archs, source: "cli" } : undefined,
       env: opts.env,
+      ...(opts.gpuArch !== undefined ? { gpuArch: opts.gpuArch } : {}),
     });
+    const { targets } = context;
     const config = configFor(file, known);
     const report: FileReport = {
       file,
       targets,
+      context,
       findings: [],
-      warnings: [...targets.notes, ...config.problems],
+      warnings: [...targets.notes, ...config.problems].filter((w) => !said.has(w)),
     };
+    for (const w of report.warnings) said.add(w);
     reports.push(report);
+    if (context.backend !== "cuda") {
+      report.notCuda = true;
+      continue;
+    }
     let text: string;
     try {
       // Editors drop a UTF-8 BOM from the text; so must we, or line 1's columns shift by one.
@@ -95,6 +110,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       const out = doc.lint({
         fileName: file,
         targets: targets.archs,
+        build: buildFacts(context),
         rules: opts.rules,
         ruleOptions: {
           launchCheckMacros: config.launchCheckMacros,

@@ -11,7 +11,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { WorkspaceConfig } from "../lint/config";
 import type { LintDocument } from "../lint/lintDocument";
 import type { LintSettings } from "../lint/settings";
-import type { ResolvedTargets } from "../lint/targets";
+import type { BuildContext, ResolvedTargets } from "../lint/buildContext";
 import { serverStatusNotification, type ServerStatusParams } from "../protocol";
 import type { Finding } from "../rules/rule";
 import { errorMessage } from "../util/errorMessage";
@@ -42,6 +42,8 @@ export interface DocumentContext {
   targets: ResolvedTargets;
   /** The workspace folder holding the document: project headers above it are not read. */
   root?: string;
+  /** The file's build context (its targets are `targets`). */
+  build: BuildContext;
 }
 
 /** What an extra diagnostic provider sees: one open document. */

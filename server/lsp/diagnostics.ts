@@ -1,5 +1,6 @@
 // Lint runs and diagnostics: a run is scheduled after each edit (debounced), lints the document's current
 // text with its context, adds the extra providers' findings and publishes them for that version.
+import { buildFacts } from "../lint/buildContext";
 import { compareSpans } from "../lint/engine";
 import { EDITOR_LIMITS, LintDocument } from "../lint/lintDocument";
 import { cudaParser, type CudaParser } from "../lint/parser";
@@ -126,9 +127,12 @@ export class Linter {
 
   private ruleFindings(entry: OpenDocument, dc: DocumentContext, p: CudaParser): Finding[] {
     const { doc } = entry;
+    // Another backend's source (a ROCm kernel's): not linted as CUDA; the status item says so.
+    if (dc.build.backend !== "cuda") return [];
     const outcome = this.lintDocumentOf(entry, dc, p).lint({
       fileName: filePath(doc.uri) ?? doc.uri,
       targets: dc.targets.archs,
+      build: buildFacts(dc.build),
       rules: entry.pausedRules.size === 0 ? rules : rules.filter((r) => !entry.pausedRules.has(r.id)),
       ruleOptions: {
         launchCheckMacros: [...dc.config.launchCheckMacros, ...dc.settings.launchCheckMacros],

@@ -5,7 +5,7 @@ import { DidChangeConfigurationNotification } from "vscode-languageserver/node";
 import { formatArch } from "../lint/arch";
 import { configFor } from "../lint/config";
 import { readSettings } from "../lint/settings";
-import { resolveTargets } from "../lint/targets";
+import { describeContext, resolveBuildContext } from "../lint/buildContext";
 import { targetsNotification, type TargetsParams } from "../protocol";
 import { rules } from "../rules/index";
 import type { DocumentContext, ServerContext } from "./context";
@@ -49,6 +49,7 @@ export class DocumentContexts {
       source: dc.targets.source,
       ...(dc.targets.file ? { file: dc.targets.file } : {}),
       ...(notes.length > 0 ? { notes } : {}),
+      context: describeContext(dc.build, this.workspaceRootOf(dc.build.file)),
     };
     const key = JSON.stringify(params);
     if (this.announced.get(uri) === key) return;
@@ -70,12 +71,12 @@ export class DocumentContexts {
     const explicit =
       settings.targets.length > 0 ? { archs: settings.targets, source: "setting" as const } : undefined;
     // Untitled documents have no folder to search: only the setting or the default apply.
-    const targets = resolveTargets({
+    const build = resolveBuildContext({
       file: path ?? "/nonexistent/untitled.cu",
       explicit,
       stopAt: path ? root : "/",
     });
-    return { settings, config, targets, root };
+    return { settings, config, targets: build.targets, build, root };
   }
 
   private workspaceRootOf(path: string): string | undefined {

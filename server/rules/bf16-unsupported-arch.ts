@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
 import { archOffRanges, hasBf16Guard, inRanges } from "./util/archGuard";
-import { FileIndex } from "./util/fileIndex";
+import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { insertAfter, insertBefore } from "./util/nodes";
 
 /** BF16 types, and the conversion/arithmetic intrinsics of cuda_bf16.h (as calls). */
@@ -31,9 +31,32 @@ function guardOpen(text: string, first: Node): TextEdit {
   return insertBefore(first, "\n#if __CUDA_ARCH__ >= 800\n");
 }
 
+/**
+ * BF16 names in device function bodies outside `off`, in functions that call a BF16 intrinsic: a function
+ * that only declares and passes BF16 values (a wrapper around guarded helpers, as vLLM writes them) does no
+ * BF16 arithmetic of its own.
+ */
+function unguardedUses(idx: FileIndex, off: readonly [number, number][]): { fn: FunctionInfo; node: Node }[] {
+  const uses: { fn: FunctionInfo; node: Node }[] = [];
+  const calling = new Set<number>();
+  for (const m of idx.scan(BF16_TOKEN)) {
+    // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
+    const fn = idx.deviceFunctionAt(m.index);
+    if (!fn || inRanges(m.index, off)) continue;
+    const n = idx.nodeAt(m.index, m.index + m[0].length);
+    if (!TOKEN_TYPES.has(n.type) || n.startIndex !== m.index) continue;
+    const call = n.type === "identifier" && n.parent?.type === "call_expression";
+    if (n.type === "identifier" && !call) continue;
+    if (call) calling.add(fn.node.id);
+    uses.push({ fn, node: n });
+  }
+  return uses.filter((u) => calling.has(u.fn.node.id));
+}
+
 export const bf16UnsupportedArch: Rule = {
   id: "bf16-unsupported-arch",
   defaultSeverity: "error",
+  archDependent: true,
   summary:
     "BF16 used in device code while a target below sm_80 is built, outside an `#if __CUDA_ARCH__ >= 800` guard.",
   check(ctx) {
@@ -41,7 +64,7 @@ export const bf16UnsupportedArch: Rule = {
     if (low.length === 0) return;
     const lowText = low.map((t) => `sm_${t}`).join(", ");
     const idx = FileIndex.of(ctx);
-    const off = archOffRanges(idx, low);
+    const off = archOffRanges(idx, low, ctx.build);
 
     // The include is rare: a regex over the whole text only when its name is there at all.
     const includes = idx.text.includes("cuda_bf16.h")
@@ -58,13 +81,7 @@ export const bf16UnsupportedArch: Rule = {
 
     // Every unguarded use in a device function body (kernels, __device__ functions); the fix once per function.
     const reportedFns = new Set<number>();
-    for (const m of idx.scan(BF16_TOKEN)) {
-      // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
-      const fn = idx.deviceFunctionAt(m.index);
-      if (!fn || inRanges(m.index, off)) continue;
-      const n = idx.nodeAt(m.index, m.index + m[0].length);
-      if (!TOKEN_TYPES.has(n.type) || n.startIndex !== m.index) continue;
-      if (n.type === "identifier" && n.parent?.type !== "call_expression") continue;
+    for (const { fn, node: n } of unguardedUses(idx, off)) {
       const stmts = bodyStatements(fn.node);
       const first = !reportedFns.has(fn.node.id);
       reportedFns.add(fn.node.id);

@@ -1,8 +1,10 @@
-// Operators on __half/__nv_bfloat16 values: PyTorch extension builds define __CUDA_NO_HALF_OPERATORS__,
-// which removes them, so the file compiles standalone and fails in the real build.
+// Operators on __half/__nv_bfloat16 values in builds that remove them: PyTorch extension builds define
+// __CUDA_NO_HALF_OPERATORS__ and __CUDA_NO_HALF2_OPERATORS__ (the BF16 operators stay), so the file
+// compiles standalone and fails in the real build. Which switches are in effect is the build context's.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
 import { declEnv } from "./util/declEnv";
+import { usesTorch } from "./missing-launch-check";
 import { FileIndex } from "./util/fileIndex";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
@@ -34,13 +36,31 @@ const TYPE_NAME: Readonly<Record<HalfKind, string>> = {
   bf162: "__nv_bfloat162",
 };
 
-/** The nvcc switch that removes each type's operators (PyTorch extension builds set the two FP16 ones). */
-const SWITCH: Readonly<Record<HalfKind, string>> = {
-  half: "-D__CUDA_NO_HALF_OPERATORS__ (set by PyTorch extension builds)",
-  half2: "-D__CUDA_NO_HALF2_OPERATORS__ (set by PyTorch extension builds)",
-  bf16: "-D__CUDA_NO_BFLOAT16_OPERATORS__",
-  bf162: "-D__CUDA_NO_BFLOAT162_OPERATORS__",
+/** The macro that removes each type's operators (cuda_fp16.hpp, cuda_bf16.hpp). */
+const OFF_SWITCH: Readonly<Record<HalfKind, string>> = {
+  half: "__CUDA_NO_HALF_OPERATORS__",
+  half2: "__CUDA_NO_HALF2_OPERATORS__",
+  bf16: "__CUDA_NO_BFLOAT16_OPERATORS__",
+  bf162: "__CUDA_NO_BFLOAT162_OPERATORS__",
 };
+
+/** Per kind whose operators the file's build removes: the switch, and where it comes from. */
+type Switches = Partial<Record<HalfKind, string>>;
+
+function switchesOf(ctx: LintContext, idx: FileIndex): Switches {
+  const out: Switches = {};
+  const kinds = Object.keys(OFF_SWITCH) as HalfKind[];
+  if (ctx.build.definesKnown) {
+    for (const k of kinds)
+      if (ctx.build.defines.has(OFF_SWITCH[k])) out[k] = `-D${OFF_SWITCH[k]}, which this file's build sets`;
+  } else if (usesTorch(idx)) {
+    // No build file says how the file is compiled; its PyTorch includes make it an extension, and
+    // PyTorch's COMMON_NVCC_FLAGS remove the FP16 operators only.
+    for (const k of ["half", "half2"] as const)
+      out[k] = `-D${OFF_SWITCH[k]} (set by PyTorch extension builds)`;
+  }
+  return out;
+}
 
 /** The intrinsic that does `op` on two values of `kind` with the operator's exact rounding. */
 function intrinsic(op: string, kind: HalfKind): string | undefined {
@@ -213,7 +233,7 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
 
 type Report = LintContext["report"];
 
-function checkBinary(report: Report, e: Node, scope: HalfScope): void {
+function checkBinary(report: Report, e: Node, scope: HalfScope, off: Switches): void {
   const op = e.childForFieldName("operator")?.text ?? "";
   if (!ARITH[op] && !COMPARE[op]) return;
   const l = e.childForFieldName("left");
@@ -222,7 +242,7 @@ function checkBinary(report: Report, e: Node, scope: HalfScope): void {
   const lk = scope.valueKind(l);
   const rk = scope.valueKind(r);
   const kind = lk ?? rk;
-  if (!kind) return;
+  if (!kind || !off[kind]) return;
   const fixes: Fix[] = [];
   const fn = intrinsic(op, kind);
   if (lk && rk && lk === rk && fn)
@@ -233,19 +253,19 @@ function checkBinary(report: Report, e: Node, scope: HalfScope): void {
     });
   report({
     node: e,
-    message: `\`${op}\` on ${TYPE_NAME[kind]} does not compile with ${SWITCH[kind]}. Convert to float (to_float/__half2float), compute, and convert back, or use ${fn ?? "the __h* intrinsics"}.`,
+    message: `\`${op}\` on ${TYPE_NAME[kind]} does not compile with ${off[kind]}. Convert to float (to_float/__half2float), compute, and convert back, or use ${fn ?? "the __h* intrinsics"}.`,
     fixes,
   });
 }
 
-function checkCompound(report: Report, e: Node, scope: HalfScope): void {
+function checkCompound(report: Report, e: Node, scope: HalfScope, off: Switches): void {
   const op = (e.childForFieldName("operator")?.text ?? "").replace(/=$/, "");
   if (!ARITH[op]) return;
   const l = e.childForFieldName("left");
   const r = e.childForFieldName("right");
   if (!l || !r) return;
   const lk = scope.valueKind(l);
-  if (!lk) return;
+  if (!lk || !off[lk]) return;
   const rk = scope.valueKind(r);
   const fn = intrinsic(op, lk);
   const fixes: Fix[] =
@@ -260,21 +280,21 @@ function checkCompound(report: Report, e: Node, scope: HalfScope): void {
       : [];
   report({
     node: e,
-    message: `\`${op}=\` on ${TYPE_NAME[lk]} does not compile with ${SWITCH[lk]}. Accumulate in float (to_float) and convert once at the end${fn ? `, or use ${fn}` : ""}.`,
+    message: `\`${op}=\` on ${TYPE_NAME[lk]} does not compile with ${off[lk]}. Accumulate in float (to_float) and convert once at the end${fn ? `, or use ${fn}` : ""}.`,
     fixes,
   });
 }
 
-function checkUnary(report: Report, e: Node, scope: HalfScope): void {
+function checkUnary(report: Report, e: Node, scope: HalfScope, off: Switches): void {
   const op = e.childForFieldName("operator")?.text ?? "";
   if (!["-", "++", "--"].includes(op)) return;
   const arg = e.childForFieldName("argument");
   const k = scope.valueKind(arg);
-  if (!k || !arg) return;
+  if (!k || !arg || !off[k]) return;
   const neg = isPairKind(k) ? "__hneg2" : "__hneg";
   report({
     node: e,
-    message: `\`${op}\` on ${TYPE_NAME[k]} does not compile with ${SWITCH[k]}.`,
+    message: `\`${op}\` on ${TYPE_NAME[k]} does not compile with ${off[k]}.`,
     fixes:
       op === "-"
         ? [{ title: `Use ${neg}()`, isPreferred: true, edits: [replaceNode(e, `${neg}(${arg.text})`)] }]
@@ -286,15 +306,18 @@ export const halfOperator: Rule = {
   id: "half-operator",
   defaultSeverity: "warning",
   summary:
-    "Arithmetic/comparison operators on __half/__nv_bfloat16 values break under -D__CUDA_NO_HALF_OPERATORS__.",
+    "Arithmetic/comparison operators on __half/__nv_bfloat16 values in builds that remove them (-D__CUDA_NO_HALF_OPERATORS__: PyTorch extensions).",
   check(ctx) {
-    const decls = halfDecls(FileIndex.of(ctx), declEnv(ctx));
+    const idx = FileIndex.of(ctx);
+    const off = switchesOf(ctx, idx);
+    if (Object.keys(off).length === 0) return;
+    const decls = halfDecls(idx, declEnv(ctx));
     const report: Report = (f) => ctx.report(f);
-    for (const e of candidateOperators(FileIndex.of(ctx), decls)) {
+    for (const e of candidateOperators(idx, decls)) {
       const scope = decls.scopeAt(e.startIndex);
-      if (e.type === "binary_expression") checkBinary(report, e, scope);
-      else if (e.type === "assignment_expression") checkCompound(report, e, scope);
-      else checkUnary(report, e, scope);
+      if (e.type === "binary_expression") checkBinary(report, e, scope, off);
+      else if (e.type === "assignment_expression") checkCompound(report, e, scope, off);
+      else checkUnary(report, e, scope, off);
     }
   },
 };

@@ -41,6 +41,21 @@ export interface RuleOptions {
   headerRoot?: string;
 }
 
+/** The file's build context as the rules see it (server/lint/buildContext.ts computes it, once per file). */
+export interface BuildFacts {
+  /**
+   * "declared" by the setting or a build file; "gpu": none declared, this machine's GPU assumed; "none":
+   * none at all, and rules marked `archDependent` do not run.
+   */
+  readonly targets: "declared" | "gpu" | "none";
+  /** Macros the compiler command line defines: name → value ("1" for a bare -DNAME). */
+  readonly defines: ReadonlyMap<string, string>;
+  /** Macros known to be undefined (-U, and HIP's own in a CUDA build). */
+  readonly undefines: ReadonlySet<string>;
+  /** False when no build file says how the file is compiled: a rule may then go by the file's own includes. */
+  readonly definesKnown: boolean;
+}
+
 export interface LintContext {
   readonly tree: Tree;
   readonly text: string;
@@ -49,6 +64,7 @@ export interface LintContext {
   /** Target SM versions being built, e.g. [75, 90]; ascending; never empty. */
   readonly targets: readonly number[];
   readonly options: RuleOptions;
+  readonly build: BuildFacts;
   report(finding: { node?: Node; span?: Span; message: string; fixes?: Fix[] }): void;
 }
 
@@ -60,5 +76,7 @@ export interface Rule {
   readonly summary: string;
   /** A project convention, not a general rule: it runs only where the project opts into it. */
   readonly convention?: keyof Conventions;
+  /** Its findings depend on the target architectures: it does not run when none are declared. */
+  readonly archDependent?: boolean;
   check(ctx: LintContext): void;
 }

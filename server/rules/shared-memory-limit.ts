@@ -106,6 +106,7 @@ function dynamicRequests(idx: FileIndex): { node: Node; bytes: number; launch: b
 export const sharedMemoryLimit: Rule = {
   id: "shared-memory-limit",
   defaultSeverity: "error",
+  archDependent: true,
   summary:
     "Static __shared__ over 48 KB in one kernel, or requested shared memory over the smallest target's per-block limit.",
   check(ctx) {

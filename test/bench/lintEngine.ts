@@ -1,7 +1,7 @@
 // The engine's figures for `npm run bench:lint` (lint.ts): whole-file lints, where their time goes (per
 // rule, and the shared readers the rules use), edits that change a whole-file fact, and typing.
 import type { Tree } from "web-tree-sitter";
-import { lintTree, type LintOptions } from "../../server/lint/engine";
+import { lintTree, STANDALONE_BUILD, type LintOptions } from "../../server/lint/engine";
 import { LintDocument } from "../../server/lint/lintDocument";
 import { cudaParser, type CudaParser } from "../../server/lint/parser";
 import { rules } from "../../server/rules/index";
@@ -117,6 +117,7 @@ function ctxOf(tree: Tree, text: string): Parameters<Rule["check"]>[0] {
     fileName: "bench.cu",
     targets: [75, 90],
     options: { launchCheckMacros: [] },
+    build: STANDALONE_BUILD,
     report() {},
   };
 }

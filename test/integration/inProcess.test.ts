@@ -59,7 +59,11 @@ test("in process: open -> targets and diagnostics, close -> cleared", async () =
     published[0]?.diagnostics.map((d) => d.code),
     ["deprecated-shuffle"],
   );
-  assert.deepEqual(targets, [{ uri, archs: ["sm_90"], source: "setting" }]);
+  assert.deepEqual(
+    targets.map((t) => ({ uri: t.uri, archs: t.archs, source: t.source })),
+    [{ uri, archs: ["sm_90"], source: "setting" }],
+  );
+  assert.match(targets[0]?.context?.join("\n") ?? "", /^Build: no build file found$/m);
 
   await client.sendNotification("textDocument/didClose", { textDocument: { uri } });
   for (let i = 0; i < 500 && published.length < 2; i++) await new Promise((r) => setTimeout(r, 10));

@@ -62,8 +62,13 @@ test("open: diagnostics arrive with the rule id, a link to its doc, and the targ
   assert.ok(d.codeDescription, "codeDescription links the rule doc");
   assert.match(d.codeDescription.href, /deprecated-shuffle\.md$/);
   assert.ok(existsSync(fileURLToPath(d.codeDescription.href)));
-  const targets = await lsp.waitFor("targets", () => lsp.targets.get(URI));
+  const { context, ...targets } = await lsp.waitFor("targets", () => lsp.targets.get(URI));
   assert.deepEqual(targets, { uri: URI, archs: ["sm_75", "sm_90"], source: "setting" });
+  // The build context, for the status item's tooltip.
+  assert.match(
+    (context ?? []).join("\n"),
+    /^Targets: sm_75, sm_90 from the cudaKernelDev\.targets setting$/m,
+  );
   const health = await lsp.waitFor("server status", () => lsp.status[0]);
   assert.equal(health.health, "ok");
   assert.match(health.message, /\d+ rules/);

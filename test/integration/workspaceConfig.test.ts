@@ -51,7 +51,8 @@ test("targets come from the nearest build.toml; severities from .cuda-kernel-dev
   );
   assert.ok(!rulesOf(diags).includes("bf16-unsupported-arch"), "sm_80+ only: bf16 is fine");
   assert.ok(!rulesOf(diags).includes("candle-extern-c"), "project conventions are off by default");
-  const targets = await lsp.waitFor("targets", () => lsp.targets.get(uri));
+  const { context, ...targets } = await lsp.waitFor("targets", () => lsp.targets.get(uri));
+  assert.match((context ?? []).join("\n"), /^Build: build\.toml$/m);
   assert.deepEqual(targets, {
     uri,
     archs: ["sm_80", "sm_90"],

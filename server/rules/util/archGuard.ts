@@ -1,35 +1,76 @@
-// Is a node compiled only for sm_80+? Evaluates the `#if`/`#elif`/`#else` conditions around it with
-// __CUDA_ARCH__ set to each low target, in three-valued logic (other macros are unknown).
-import type { Node } from "web-tree-sitter";
-import type { FileIndex } from "./fileIndex";
+// Is a node compiled for a target? Evaluates the `#if`/`#elif`/`#else` conditions around it with
+// __CUDA_ARCH__ set to each target (or undefined: the host pass), and the build's command-line macros
+// (USE_ROCM is undefined in a CUDA build), in three-valued logic: other macros are unknown.
+import type { Node, Tree } from "web-tree-sitter";
+import type { BuildFacts } from "../rule";
+import { FileIndex } from "./fileIndex";
 import { namedChildren, unparen } from "./nodes";
 import { parseIntLiteral } from "./constEval";
 
 type Tri = boolean | undefined;
-/** Values are numbers; `undefined` means unknown. `arch` undefined means the host pass. */
-function evalCond(node: Node, arch: number | undefined): number | undefined {
+/** The macros a condition may name, as the build context knows them. */
+export type MacroEnv = Pick<BuildFacts, "defines" | "undefines">;
+/** One compilation pass: the host, a device pass for an SM×10 value (e.g. 750), or a device pass for any arch. */
+type Pass = number | "host" | "device";
+
+const NO_MACROS: MacroEnv = { defines: new Map(), undefines: new Set() };
+
+/** 1 or 0 for a macro the build defines or undefines; undefined when it does not say. */
+function definedness(name: string, pass: Pass, env: MacroEnv): number | undefined {
+  if (name === "__CUDA_ARCH__") return pass === "host" ? 0 : 1;
+  if (env.defines.has(name)) return 1;
+  return env.undefines.has(name) ? 0 : undefined;
+}
+
+function identifierValue(name: string, pass: Pass, env: MacroEnv): number | undefined {
+  if (name === "__CUDA_ARCH__") return pass === "host" ? 0 : pass === "device" ? undefined : pass;
+  const v = env.defines.get(name);
+  if (v !== undefined) return /^\d+$/.test(v) ? Number(v) : undefined;
+  // An undefined macro reads as 0 in #if.
+  return env.undefines.has(name) ? 0 : undefined;
+}
+
+function compare(op: string | undefined, a: number, b: number): number | undefined {
+  switch (op) {
+    case ">=":
+      return a >= b ? 1 : 0;
+    case ">":
+      return a > b ? 1 : 0;
+    case "<=":
+      return a <= b ? 1 : 0;
+    case "<":
+      return a < b ? 1 : 0;
+    case "==":
+      return a === b ? 1 : 0;
+    case "!=":
+      return a !== b ? 1 : 0;
+    default:
+      return undefined;
+  }
+}
+
+/** Values are numbers; `undefined` means unknown. */
+function evalCond(node: Node, pass: Pass, env: MacroEnv): number | undefined {
   const n = unparen(node);
   switch (n.type) {
     case "number_literal":
       return parseIntLiteral(n.text);
     case "identifier":
-      if (n.text === "__CUDA_ARCH__") return arch ?? 0;
-      return undefined;
+      return identifierValue(n.text, pass, env);
     case "preproc_defined": {
       const name = namedChildren(n).find((c) => c.type === "identifier")?.text;
-      if (name === "__CUDA_ARCH__") return arch === undefined ? 0 : 1;
-      return undefined;
+      return name ? definedness(name, pass, env) : undefined;
     }
     case "unary_expression": {
-      const v = evalCond(n.childForFieldName("argument") ?? n, arch);
+      const v = evalCond(n.childForFieldName("argument") ?? n, pass, env);
       const op = n.childForFieldName("operator")?.text;
       if (v === undefined) return undefined;
       return op === "!" ? (v ? 0 : 1) : op === "-" ? -v : undefined;
     }
     case "binary_expression": {
       const op = n.childForFieldName("operator")?.text;
-      const a = evalCond(n.childForFieldName("left") ?? n, arch);
-      const b = evalCond(n.childForFieldName("right") ?? n, arch);
+      const a = evalCond(n.childForFieldName("left") ?? n, pass, env);
+      const b = evalCond(n.childForFieldName("right") ?? n, pass, env);
       if (op === "&&") return a === 0 || b === 0 ? 0 : a === undefined || b === undefined ? undefined : 1;
       if (op === "||")
         return (a !== undefined && a !== 0) || (b !== undefined && b !== 0)
@@ -38,45 +79,30 @@ function evalCond(node: Node, arch: number | undefined): number | undefined {
             ? undefined
             : 0;
       if (a === undefined || b === undefined) return undefined;
-      switch (op) {
-        case ">=":
-          return a >= b ? 1 : 0;
-        case ">":
-          return a > b ? 1 : 0;
-        case "<=":
-          return a <= b ? 1 : 0;
-        case "<":
-          return a < b ? 1 : 0;
-        case "==":
-          return a === b ? 1 : 0;
-        case "!=":
-          return a !== b ? 1 : 0;
-        default:
-          return undefined;
-      }
+      return compare(op, a, b);
     }
     default:
       return undefined;
   }
 }
 
-function truth(cond: Node | null, arch: number): Tri {
+function truth(cond: Node | null | undefined, pass: Pass, env: MacroEnv): Tri {
   if (!cond) return undefined;
-  const v = evalCond(cond, arch);
+  const v = evalCond(cond, pass, env);
   return v === undefined ? undefined : v !== 0;
 }
 
-/** The condition under which a preprocessor branch is compiled, for one device arch (e.g. 750). */
-function branchActive(branch: Node, arch: number): Tri {
+/** Whether a preprocessor arm is compiled in one pass. */
+function branchActive(branch: Node, pass: Pass, env: MacroEnv): Tri {
   // branch is preproc_if / preproc_ifdef / preproc_elif / preproc_else; walk back through earlier arms.
   const head = (b: Node): Tri => {
     if (b.type === "preproc_if" || b.type === "preproc_elif")
-      return truth(b.childForFieldName("condition"), arch);
+      return truth(b.childForFieldName("condition"), pass, env);
     if (b.type === "preproc_ifdef") {
       const name = b.childForFieldName("name")?.text;
-      const isNot = b.child(0)?.type === "#ifndef";
-      if (name !== "__CUDA_ARCH__") return undefined;
-      return !isNot;
+      const d = name ? definedness(name, pass, env) : undefined;
+      if (d === undefined) return undefined;
+      return b.child(0)?.type === "#ifndef" ? d === 0 : d === 1;
     }
     return true;
   };
@@ -95,22 +121,183 @@ function branchActive(branch: Node, arch: number): Tri {
   return active;
 }
 
-/**
- * Text ranges [start, end) of the preprocessor arms that are compiled for none of `lowArchs` (SM numbers
- * such as 75): `#if __CUDA_ARCH__ >= 800` bodies, `#else` arms of `< 800` tests, and so on. Unknown
- * conditions (other macros) are not guards.
- */
-export function archOffRanges(idx: FileIndex, lowArchs: readonly number[]): [number, number][] {
+/** The text range [start, end) of an arm's body. */
+function armBody(arm: Node): [number, number] {
+  const head = arm.childForFieldName("condition") ?? arm.childForFieldName("name") ?? arm.child(0);
+  const alt = arm.childForFieldName("alternative");
+  return [head?.endIndex ?? arm.startIndex, alt?.startIndex ?? arm.endIndex];
+}
+
+/** Every preprocessor arm among `directives` that no pass of `passes` compiles. */
+function offArms(
+  idx: FileIndex,
+  directives: readonly { hash: number; end: number; word: string }[],
+  passes: readonly Pass[],
+  env: MacroEnv,
+): [number, number][] {
   const out: [number, number][] = [];
-  if (lowArchs.length === 0) return out;
-  for (const d of idx.windowDirectives()) {
+  for (const d of directives) {
     if (!ARM_WORDS.has(d.word)) continue;
     const arm = idx.ownerOf(d.hash, d.end, ARMS) ?? armOf(idx.nodeAt(d.hash, d.end));
     if (!arm || !ARMS.has(arm.type)) continue;
-    if (!lowArchs.every((sm) => branchActive(arm, sm * 10) === false)) continue;
-    const head = arm.childForFieldName("condition") ?? arm.childForFieldName("name") ?? arm.child(0);
-    const alt = arm.childForFieldName("alternative");
-    out.push([head?.endIndex ?? arm.startIndex, alt?.startIndex ?? arm.endIndex]);
+    if (passes.every((p) => branchActive(arm, p, env) === false)) out.push(armBody(arm));
+  }
+  return out;
+}
+
+/**
+ * Which of `points` lie in code no compilation of the file sees, with the build's macros and targets
+ * (undefined: any device arch): `#if 0`, `#ifdef USE_ROCM` in a CUDA build, `#if __CUDA_ARCH__ >= 800`
+ * when every target is below. Runs on every lint: only the arms holding a point are asked of the tree.
+ */
+export function inDeadCode(
+  tree: Tree,
+  text: string,
+  targets: readonly number[] | undefined,
+  env: MacroEnv,
+  points: readonly { row: number; column: number }[],
+): boolean[] {
+  const idx = FileIndex.of({ tree, text });
+  const arms = decidable(text, idx.directives(), env);
+  if (arms.length === 0) return points.map(() => false);
+  const offsets = points.map((p) => {
+    const n = tree.rootNode.descendantForPosition(p);
+    if (!n) return -1;
+    // The smallest node there may start on an earlier line: walk down the text to the point's line.
+    let off = n.startIndex;
+    for (let row = n.startPosition.row; row < p.row; row++) {
+      off = text.indexOf("\n", off) + 1;
+      if (off === 0) return -1;
+    }
+    return off + p.column - (n.startPosition.row === p.row ? n.startPosition.column : 0);
+  });
+  const passes: Pass[] = ["host", ...(targets ? targets.map((t) => t * 10) : ["device" as const])];
+  const holding = arms.filter((a) => offsets.some((o) => o >= a.d.end && o < a.end)).map((a) => a.d);
+  const dead = offArms(idx, holding, passes, env);
+  return offsets.map((o) => dead.some(([a, b]) => o >= a && o < b));
+}
+
+type Directive = ReturnType<FileIndex["directives"]>[number];
+
+/**
+ * The arms (directive and the text offset where the arm ends) whose chain names something the context
+ * decides (__CUDA_ARCH__, a build macro, a literal 0/1): the others are never off.
+ */
+function decidable(
+  text: string,
+  directives: readonly Directive[],
+  env: MacroEnv,
+): { d: Directive; end: number }[] {
+  const names = ["__CUDA_ARCH__", ...env.defines.keys(), ...env.undefines].filter((n) => /^\w+$/.test(n));
+  const known = new RegExp(`\\b(?:${names.join("|")})\\b|^\\s*[01]\\s*(?:$|//|/\\*)`);
+  const decides = (d: Directive): boolean => {
+    const nl = text.indexOf("\n", d.end);
+    return known.test(text.slice(d.end, nl < 0 ? text.length : nl));
+  };
+  // Per open #if chain: does any condition so far name something known, and the arm being read.
+  const chains: { known: boolean; arm: Directive; armKnown: boolean }[] = [];
+  const out: { d: Directive; end: number }[] = [];
+  for (const d of directives) {
+    if (d.word === "if" || d.word === "ifdef" || d.word === "ifndef") {
+      const k = decides(d);
+      chains.push({ known: k, arm: d, armKnown: k });
+      continue;
+    }
+    const top = chains[chains.length - 1];
+    if (!top || (d.word !== "elif" && d.word !== "else" && d.word !== "endif")) continue;
+    if (top.armKnown) out.push({ d: top.arm, end: d.hash });
+    if (d.word === "endif") chains.pop();
+    else {
+      if (d.word === "elif") top.known = top.known || decides(d);
+      top.arm = d;
+      top.armKnown = top.known;
+    }
+  }
+  return out;
+}
+
+/**
+ * Text ranges [start, end) of device code compiled for none of `lowArchs` (SM numbers such as 75):
+ * `#if __CUDA_ARCH__ >= 800` bodies, `#else` arms of `< 800` tests, NV_IF_TARGET(NV_PROVIDES_SM_80, …)
+ * arms, `if constexpr (__CUDA_ARCH__ >= 800)` branches. Unknown conditions (other macros) are not guards.
+ */
+export function archOffRanges(
+  idx: FileIndex,
+  lowArchs: readonly number[],
+  env: MacroEnv = NO_MACROS,
+): [number, number][] {
+  if (lowArchs.length === 0) return [];
+  const passes = lowArchs.map((sm) => sm * 10);
+  return [
+    ...offArms(idx, idx.windowDirectives(), passes, env),
+    ...targetMacroRanges(idx, lowArchs),
+    ...constexprRanges(idx, passes, env),
+  ];
+}
+
+/** Whether NV_IF_TARGET's first argument holds on an SM (undefined for a query we do not know). */
+function targetQuery(query: string, sm: number): Tri {
+  const q = query.trim();
+  const m = /^NV_(PROVIDES_SM|IS_EXACTLY_SM)_(\d+)$/.exec(q);
+  if (m) return m[1] === "PROVIDES_SM" ? sm >= Number(m[2]) : sm === Number(m[2]);
+  if (q === "NV_IS_DEVICE" || q === "NV_ANY_TARGET") return true;
+  if (q === "NV_IS_HOST" || q === "NV_NO_TARGET") return false;
+  return undefined;
+}
+
+/** The top-level comma-separated argument ranges of the call whose `(` is at `open`. */
+function macroArgs(text: string, open: number): [number, number][] {
+  const out: [number, number][] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (--depth === 0) {
+        out.push([start, i]);
+        return out;
+      }
+    } else if (c === "," && depth === 1) {
+      out.push([start, i]);
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/** <nv/target>'s NV_IF_TARGET(query, (then)) and NV_IF_ELSE_TARGET(query, (then), (else)). */
+function targetMacroRanges(idx: FileIndex, lowArchs: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  if (!idx.text.includes("NV_IF_")) return out;
+  for (const m of idx.scan(/\bNV_IF_(?:ELSE_)?TARGET\s*\(/g)) {
+    const args = macroArgs(idx.text, m.index + m[0].length - 1);
+    if (args.length < 2) continue;
+    const q = idx.text.slice(args[0]![0], args[0]![1]);
+    const holds = lowArchs.map((sm) => targetQuery(q, sm));
+    if (holds.every((h) => h === false)) out.push(args[1]!);
+    if (args[2] && holds.every((h) => h === true)) out.push(args[2]);
+  }
+  return out;
+}
+
+/** `if constexpr (__CUDA_ARCH__ >= 800) {…} else {…}`: the branch no low pass takes. */
+function constexprRanges(idx: FileIndex, passes: readonly Pass[], env: MacroEnv): [number, number][] {
+  const out: [number, number][] = [];
+  if (!idx.text.includes("constexpr")) return out;
+  for (const m of idx.scan(/\bif\s+constexpr\b/g)) {
+    const stmt = idx.nodeAt(m.index, m.index + 2).parent;
+    if (stmt?.type !== "if_statement") continue;
+    const clause = stmt.childForFieldName("condition");
+    const cond = clause?.childForFieldName("value") ?? clause?.namedChild(0);
+    if (!cond?.text.includes("__CUDA_ARCH__")) continue;
+    const holds = passes.map((p) => truth(cond, p, env));
+    const then = stmt.childForFieldName("consequence");
+    const alt = stmt.childForFieldName("alternative");
+    if (then && holds.every((h) => h === false)) out.push([then.startIndex, then.endIndex]);
+    if (alt && holds.every((h) => h === true)) out.push([alt.startIndex, alt.endIndex]);
   }
   return out;
 }
@@ -135,6 +322,10 @@ export function hasBf16Guard(idx: FileIndex): boolean {
 }
 
 function findBf16Guard(idx: FileIndex): boolean {
+  // <nv/target> and `if constexpr` guards count as well as preprocessor ones.
+  for (const m of idx.text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
+    if (Number(m[1]) >= 80) return true;
+  if (/\bif\s+constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/.test(idx.text)) return true;
   for (const d of idx.directives()) {
     if (d.word !== "if" && d.word !== "elif") continue;
     let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
@@ -144,8 +335,8 @@ function findBf16Guard(idx: FileIndex): boolean {
     }
     const c = n?.childForFieldName("condition");
     if (!c) continue;
-    const lo = truth(c, 750);
-    const hi = truth(c, 800);
+    const lo = truth(c, 750, NO_MACROS);
+    const hi = truth(c, 800, NO_MACROS);
     if (lo !== undefined && hi !== undefined && lo !== hi) return true;
   }
   return false;

@@ -1,6 +1,7 @@
 // `cuda-kernel-dev lint` end to end: a real process on a throwaway project.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -13,14 +14,18 @@ const TSX = pathToFileURL(join(REPO, "node_modules", "tsx", "dist", "loader.mjs"
 
 const project = (files: Record<string, string>): string => tempProject(files, "ckd-cli-");
 
-function lint(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function lintWith(env: NodeJS.ProcessEnv, cwd: string, ...args: string[]): Run {
   const r = spawnSync(process.execPath, ["--import", TSX, MAIN, "lint", ...args], {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, TORCH_CUDA_ARCH_LIST: "" },
+    env: { ...process.env, TORCH_CUDA_ARCH_LIST: "", ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+const lint = (cwd: string, ...args: string[]): Run => lintWith({}, cwd, ...args);
 
 const BAD = `__device__ float warp_sum(float v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);
@@ -56,7 +61,13 @@ test("folders are walked for .cu/.cuh; json has 1-based positions, paths relativ
       message: shuffle[0]!.message,
     },
   ]);
-  assert.ok(findings.every((f) => f.file === "csrc/reduce.cuh"));
+  // Besides one note per file that no targets are declared (the project has no build file).
+  const notes = findings.filter((f) => f.rule === "targets");
+  assert.deepEqual(notes.map((f) => [f.file, f.severity]).sort(), [
+    ["csrc/ok.cu", "information"],
+    ["csrc/reduce.cuh", "information"],
+  ]);
+  assert.ok(findings.every((f) => f.file === "csrc/reduce.cuh" || f.rule === "targets"));
 });
 
 test("clean code exits 0; the text format is compiler-style with a summary", () => {
@@ -135,4 +146,60 @@ test("bad input gives one clear line and exit 2", () => {
   assert.equal(arch.code, 2);
   assert.match(arch.stderr, /--arch: unknown architecture "volta"/);
   assert.equal(lint(root, "--format", "xml").code, 1, "commander rejects the choice");
+});
+
+test("a build file's notes are said once, not once per source; ROCm sources get one summary line", () => {
+  const root = project({
+    "CMakeLists.txt": 'set(CMAKE_CUDA_ARCHITECTURES "native")\nlist(APPEND CMAKE_CUDA_ARCHITECTURES 80)\n',
+    "a.cu": CLEAN,
+    "b.cu": CLEAN,
+    "rocm/build.toml": '[kernel.k]\nbackend = "rocm"\nsrc = ["k.cu", "k2.cu"]\n',
+    "rocm/k.cu": BAD,
+    "rocm/k2.cu": BAD,
+  });
+  const r = lint(root, "--format", "json");
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stderr.trim().split("\n");
+  assert.equal(lines.filter((l) => l.includes('"native"')).length, 1, r.stderr);
+  assert.deepEqual(
+    lines.filter((l) => !l.includes('"native"')),
+    [
+      "cuda-kernel-dev lint: 2 file(s) not linted: their build compiles them for rocm, not CUDA (see --explain-context FILE)",
+    ],
+  );
+  assert.deepEqual(JSON.parse(r.stdout), []);
+});
+
+test("--explain-context prints the file's build, backend, targets and macros", () => {
+  const root = project({
+    "build.toml":
+      '[kernel.k]\nbackend = "cuda"\ndepends = ["torch"]\ncuda-flags = ["-DFOO=2"]\nsrc = ["k/k.cu"]\n',
+  });
+  const r = lint(root, "--explain-context", "k/k.cu");
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Build: build\.toml \[kernel\.k\]$/m);
+  assert.match(r.stdout, /^Backend: cuda$/m);
+  assert.match(
+    r.stdout,
+    /^Targets: sm_70, sm_72, sm_75, .*sm_120 from build\.toml.*kernel-builder's default/m,
+  );
+  assert.match(r.stdout, /^Macros: -DENABLE_FP8 -DFOO=2 -D__CUDACC__$/m);
+});
+
+test("with no targets declared, this machine's GPU (nvidia-smi) is assumed, unless --no-gpu", () => {
+  const bin = tempProject({ "nvidia-smi": "#!/bin/sh\necho 8.6\necho 9.0\n" }, "ckd-gpu-");
+  chmodSync(join(bin, "nvidia-smi"), 0o755);
+  const root = project({ "k.cu": BAD });
+  const env = { PATH: `${bin}:${process.env.PATH ?? ""}` };
+  const notes = (args: string[]): string[] =>
+    (
+      JSON.parse(lintWith(env, root, "--format", "json", ...args).stdout) as {
+        rule: string;
+        message: string;
+      }[]
+    )
+      .filter((f) => f.rule === "targets")
+      .map((f) => f.message);
+  assert.match(notes([]).join(), /assuming this machine's GPU \(sm_86\)/);
+  assert.match(notes(["--no-gpu"]).join(), /are off/);
 });

@@ -30,18 +30,21 @@ test("architecture spellings of every build system normalise to SM numbers", () 
   assert.throws(() => parseArchList("sm_75,turing"), /unknown architecture "turing"/);
 });
 
-test("build.toml (kernel-builder) cuda-capabilities, in any kernel table", () => {
+test("build.toml (kernel-builder): the cuda-capabilities of the kernel listing the file, else of every kernel", () => {
   const root = project({
     "build.toml": `[general]\nname = "rmsnorm"\n[kernel.rmsnorm]\nbackend = "cuda"\ncuda-capabilities = ["9.0", "7.5"]\nsrc = ["rmsnorm/rmsnorm.cu"]\n[kernel.other]\ncuda-capabilities = ["8.0"]\n`,
     "CMakeLists.txt": "set(CMAKE_CUDA_ARCHITECTURES 86)",
   });
   const t = resolveTargets({ file: join(root, "rmsnorm/rmsnorm.cu"), stopAt: root, env: noEnv });
   assert.deepEqual(t, {
-    archs: [75, 80, 90],
+    archs: [75, 90],
     source: "build.toml",
     file: join(root, "build.toml"),
     notes: [],
   });
+  // A source no kernel lists (a test, a benchmark) is built for any of them.
+  const other = resolveTargets({ file: join(root, "tests/bench.cu"), stopAt: root, env: noEnv });
+  assert.deepEqual(other.archs, [75, 80, 90]);
 });
 
 test("the setting wins over build files; the nearest file of a kind wins over farther ones", () => {

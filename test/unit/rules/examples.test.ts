@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
+import { buildFacts, resolveBuildContext } from "../../../server/lint/buildContext";
 import { lintSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
 
@@ -18,6 +19,10 @@ function buildTomlTargets(): number[] {
   const caps = Object.values(toml.kernel ?? {}).flatMap((k) => k["cuda-capabilities"] ?? []);
   return [...new Set(caps.map((c) => Math.round(Number(c) * 10)))].sort((a, b) => a - b);
 }
+
+/** The build context the editor and the CLI give an example (its build.toml kernel's flags included). */
+const buildOf = (f: string) =>
+  buildFacts(resolveBuildContext({ file: join(EXAMPLES, f), stopAt: EXAMPLES, env: {} }));
 
 describe("examples/", () => {
   const targets = buildTomlTargets();
@@ -33,6 +38,7 @@ describe("examples/", () => {
         rules,
         targets,
         fileName: f,
+        build: buildOf(f),
       });
       assert.deepEqual(
         found.map((x) => `${x.span.startLine + 1}: ${x.rule}: ${x.message}`),
@@ -43,7 +49,12 @@ describe("examples/", () => {
 
   it("bad_conventions.cu shows each rule on the line whose comment names it", async () => {
     const text = readFileSync(join(EXAMPLES, "bad_conventions.cu"), "utf8");
-    const found = await lintSource(text, { rules, targets, fileName: "bad_conventions.cu" });
+    const found = await lintSource(text, {
+      rules,
+      targets,
+      fileName: "bad_conventions.cu",
+      build: buildOf("bad_conventions.cu"),
+    });
     const ids = new Set(rules.map((r) => r.id));
     const marked = text.split("\n").flatMap((line, i) => {
       const comment = line.split("//")[1] ?? "";
