@@ -5,6 +5,7 @@ import type { Rule } from "./rule";
 import { Constants } from "./util/constEval";
 import { FileIndex, sharedQualifier } from "./util/fileIndex";
 import { descendants, unparen } from "./util/nodes";
+import { calleeName } from "./util/uniformity";
 
 const STEP =
   /\b(\w+)\s*(?:>>=\s*1|\/=\s*2|<<=\s*1|\*=\s*2)\b|\b(\w+)\s*=\s*\2\s*(?:>>\s*1|\/\s*2|<<\s*1|\*\s*2)\b/;
@@ -50,11 +51,36 @@ function smallestStride(cond: Node | null, name: string, consts: Constants): num
   return undefined;
 }
 
+/** `T* sdata = SharedMemory<T>()`, `float* buf = shared.getPointer()`: a pointer and its initialiser. */
+const POINTER_INIT = /\*\s*(\w+)\s*=\s*([^;]+);/g;
+const SHARED_SOURCE = /\bSharedMemory\b|\bshared_memory\b|getPointer\s*\(/;
+
 /**
- * Names declared `__shared__` in [start, end), found from the qualifier's text (walking the function's
- * declarations costs more).
+ * Names of shared memory in [start, end): declared `__shared__` (there or at file scope), found from the
+ * qualifier's text (walking the function's declarations costs more), and pointers set from those or from
+ * a SharedMemory<T>() helper (the CUDA samples' way to type dynamic shared memory).
  */
 function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
+  const shared = new Set([...declaredShared(idx, start, end), ...fileScopeShared(idx)]);
+  for (const m of idx.scanAll(POINTER_INIT, start, end)) {
+    const value = m[2]!;
+    if (SHARED_SOURCE.test(value) || [...shared].some((n) => new RegExp(`\\b${n}\\b`).test(value)))
+      shared.add(m[1]!);
+  }
+  return shared;
+}
+
+/** `extern __shared__` arrays declared outside any function, once per file. */
+function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
+  return idx.shared("fileScopeShared", () => {
+    const out = new Set<string>();
+    for (const m of idx.scanAll(/\bextern\s+__shared__\b[^;]*?(\w+)\s*\[\s*\]\s*;/g))
+      if (!idx.deviceFunctionAt(m.index)) out.add(m[1]!);
+    return out;
+  });
+}
+
+function declaredShared(idx: FileIndex, start: number, end: number): Set<string> {
   const shared = new Set<string>();
   for (const m of idx.scanAll(/\b__shared__\b/g, start, end)) {
     const decl = sharedQualifier(idx, m.index, m.index + m[0].length)?.parent;
@@ -102,19 +128,71 @@ function loopStride(loop: Node, body: Node): { name: string; dir: "down" | "up" 
   return stride;
 }
 
-/** Does the loop body index a shared array with the stride, between barriers? */
-function isTreeStep(body: Node, shared: ReadonlySet<string>, stride: string): boolean {
-  const text = body.text;
-  if (!text.includes("__syncthreads")) return false;
-  const hasBarrier = descendants(body, "call_expression").some(
-    (c) => c.childForFieldName("function")?.text === "__syncthreads",
+/** Barriers by text: `__syncthreads()`, `__syncwarp()`, and cooperative groups' `cg::sync(g)`, `g.sync()`. */
+const BARRIER_TEXT = /\b__sync(?:threads|warp)\b|\bsync\s*\(/;
+
+/** A barrier call: the name of the function it calls is `__syncthreads`, `__syncwarp` or `sync`. */
+function barrierCall(c: Node): boolean {
+  const name = calleeName(c.childForFieldName("function"));
+  return name === "__syncthreads" || name === "__syncwarp" || name === "sync";
+}
+
+/** The barrier the loop body calls, when it indexes a shared array with the stride. */
+function treeStepBarrier(body: Node, shared: ReadonlySet<string>, stride: string): Node | undefined {
+  if (!BARRIER_TEXT.test(body.text)) return undefined;
+  const barrier = descendants(body, "call_expression").find(barrierCall);
+  if (!barrier) return undefined;
+  return combines(body, shared, stride) ? barrier : undefined;
+}
+
+/** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
+function sharedElement(n: Node, shared: ReadonlySet<string>, stride?: string): boolean {
+  if (n.type !== "subscript_expression") return false;
+  const arg = n.childForFieldName("argument");
+  const idx = n.childForFieldName("indices") ?? n.childForFieldName("index");
+  if (!arg || !shared.has(arg.text) || !idx) return false;
+  if (stride === undefined) return true;
+  // `s[tid - off]` is a scan's read (Hillis-Steele), not a reduction's
+  return (
+    descendants(idx, "identifier").some((i) => i.text === stride) &&
+    !new RegExp(`-\\s*${stride}\\b`).test(idx.text)
   );
-  if (!hasBarrier) return false;
-  return descendants(body, "subscript_expression").some((s) => {
-    const arg = s.childForFieldName("argument");
-    const idx = s.childForFieldName("indices") ?? s.childForFieldName("index");
+}
+
+/** Calls that make a halving loop a sorting or merging network rather than a reduction. */
+const NETWORK_CALL = /sort|swap|compar|search|merge/i;
+
+/**
+ * Does the body write a shared element from one read at the stride, `s[i] += s[i + stride]`, directly or
+ * through a local (`f1 = s[i + d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator
+ * or a search at a halving stride) are not reductions.
+ */
+function combines(body: Node, shared: ReadonlySet<string>, stride: string): boolean {
+  const strided = (n: Node): boolean =>
+    sharedElement(n, shared, stride) ||
+    descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride));
+  const calls = descendants(body, "call_expression");
+  if (calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"))))) return false;
+  const carried = new Set<string>();
+  for (const d of descendants(body, "init_declarator", "assignment_expression")) {
+    const left = d.childForFieldName(d.type === "init_declarator" ? "declarator" : "left");
+    const value = d.childForFieldName(d.type === "init_declarator" ? "value" : "right");
+    if (left?.type !== "identifier" || !value) continue;
+    if (
+      strided(value) ||
+      descendants(value, "identifier").some((i) => carried.has(i.text)) ||
+      carried.has(value.text)
+    )
+      carried.add(left.text);
+  }
+  return descendants(body, "assignment_expression").some((a) => {
+    const left = a.childForFieldName("left");
+    const right = a.childForFieldName("right");
+    if (!left || !right || !sharedElement(unparen(left), shared)) return false;
     return (
-      !!arg && shared.has(arg.text) && !!idx && descendants(idx, "identifier").some((i) => i.text === stride)
+      strided(right) ||
+      descendants(right, "identifier").some((i) => carried.has(i.text)) ||
+      carried.has(right.text)
     );
   });
 }
@@ -123,14 +201,14 @@ export const sharedMemoryReduction: Rule = {
   id: "shared-memory-reduction",
   defaultSeverity: "warning",
   summary:
-    "A block reduction halving a stride in shared memory with __syncthreads() every step down to one element.",
+    "A block reduction halving a stride in shared memory with a barrier every step down to one element.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const consts = Constants.of(idx);
     for (const { start, end } of idx.deviceFunctions()) {
-      // Cheap text test first: only functions with shared memory, a barrier and a halving/doubling step.
+      // Cheap text test first: only functions with a barrier and a halving/doubling step.
       const src = idx.text.slice(start, end);
-      if (!src.includes("__shared__") || !src.includes("__syncthreads") || !hasStep(src)) continue;
+      if (!BARRIER_TEXT.test(src) || !hasStep(src)) continue;
       const shared = sharedNames(idx, start, end);
       if (shared.size === 0) continue;
       for (const loop of forAndWhileLoops(idx, start, end)) {
@@ -143,10 +221,11 @@ export const sharedMemoryReduction: Rule = {
           // Stopping at 32 and finishing with shuffles is the recommended hybrid.
           if (min === undefined || min >= 32) continue;
         }
-        if (!isTreeStep(body, shared, stride.name)) continue;
+        const barrier = treeStepBarrier(body, shared, stride.name);
+        if (!barrier) continue;
         ctx.report({
           node: loop.child(0) ?? loop,
-          message: `Shared-memory tree reduction over \`${stride.name}\`: one __syncthreads() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,
+          message: `Shared-memory tree reduction over \`${stride.name}\`: one ${barrier.childForFieldName("function")!.text}() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,
         });
       }
     }
