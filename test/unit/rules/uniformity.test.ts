@@ -1,0 +1,140 @@
+// The uniformity analysis (server/rules/util/uniformity.ts): which conditions differ between the threads
+// of a block, which barriers wait for the whole block, and the exits that leave before a barrier.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { parseSource } from "../../../server/lint/lintDocument";
+import { FileIndex } from "../../../server/rules/util/fileIndex";
+import { Uniformity } from "../../../server/rules/util/uniformity";
+
+/** Each condition around each barrier of the file's first function, `cond: varying|uniform`. */
+async function conditions(src: string): Promise<string[]> {
+  const idx = FileIndex.begin(await parseSource(src), src);
+  const fn = idx.deviceFunctions()[0]!;
+  const u = Uniformity.of(idx, fn);
+  assert.equal(Uniformity.of(idx, fn), u, "one analysis per function and run");
+  const seen = new Set<number>();
+  const out: string[] = [];
+  for (const b of u.barriers)
+    for (const k of b.controls) {
+      if (seen.has(k.cond.id)) continue;
+      seen.add(k.cond.id);
+      out.push(`${k.cond.text.replace(/^\((.*)\)$/s, "$1")}: ${u.varies(k.deps) ? "varying" : "uniform"}`);
+    }
+  return out;
+}
+
+const kernel = (body: string, params = "const float* in, int n, P p"): string =>
+  `template <int N> __global__ void k(${params}) {\n${body}\n}`;
+
+describe("uniformity", () => {
+  it("threadIdx, lane and warp ids, shuffles, votes and atomics vary; what flows from them varies", async () => {
+    const got = await conditions(
+      kernel(`
+  int tid = threadIdx.x; int lane = tid % 32; int warp = tid / 32;
+  float v = in[tid];
+  float w = __shfl_sync(0xffffffff, v, 0);
+  unsigned b = __ballot_sync(0xffffffff, v > 0);
+  int slot = atomicAdd((int*)in, 1);
+  if (lane == 0) __syncthreads();
+  if (warp < 2) __syncthreads();
+  if (v > 0) __syncthreads();
+  if (w > 0) __syncthreads();
+  if (b) __syncthreads();
+  if (slot == 0) __syncthreads();
+  if (cg::this_thread_block().thread_rank() == 0) __syncthreads();`),
+    );
+    assert.deepEqual(
+      got.map((g) => g.split(": ")[1]),
+      Array(7).fill("varying"),
+      got.join("\n"),
+    );
+  });
+
+  it("parameters, template parameters, constants, blockIdx and uniform loop counters are uniform", async () => {
+    const got = await conditions(
+      kernel(`
+  const int row = blockIdx.x * 4 + blockIdx.y;
+  constexpr int K = sizeof(float) * N;
+  for (int i = 0; i < p.count; ++i) __syncthreads();
+  for (int i = N; i > 1; i /= 2) __syncthreads();
+  if (row < n && K > 2 && gridDim.y > 1) __syncthreads();
+  int total = 0;
+  for (int j = 0; j < n; j++) total += j;
+  if (total > 3) __syncthreads();
+  if (__syncthreads_or(in[threadIdx.x] > 0)) __syncthreads();`),
+    );
+    assert.ok(
+      got.every((g) => g.endsWith("uniform")),
+      got.join("\n"),
+    );
+    assert.equal(got.length, 5);
+  });
+
+  it("names are resolved through scopes: another loop's `i` does not leak", async () => {
+    const got = await conditions(
+      kernel(`
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {}
+  for (int i = 0; i < n; ++i) __syncthreads();`),
+    );
+    assert.deepEqual(got, ["i < n: uniform"]);
+  });
+
+  it("assignments under a thread-dependent condition vary; shared memory read after a barrier does not", async () => {
+    const got = await conditions(
+      kernel(`
+  __shared__ int flag;
+  int mine = 0;
+  if (threadIdx.x == 0) { flag = 1; mine = 1; }
+  __syncthreads();
+  if (flag) __syncthreads();
+  if (mine) __syncthreads();
+  float acc[4];
+  acc[threadIdx.x % 4] = 1.0f;
+  if (acc[0] > 0) __syncthreads();
+  float* out = (float*)in;
+  out[threadIdx.x] = 2.0f;
+  if (out[0] > 0) __syncthreads();`),
+    );
+    assert.deepEqual(got.slice(1), [
+      "flag: uniform",
+      "mine: varying",
+      "acc[0] > 0: varying",
+      "out[0] > 0: uniform",
+    ]);
+  });
+
+  it("a __device__ function's parameters are uniform unless named like a thread id", async () => {
+    const got = await conditions(
+      `__device__ void f(int n, int lane) {\n  if (n > 0) __syncthreads();\n  if (lane == 0) __syncthreads();\n}`,
+    );
+    assert.deepEqual(got, ["n > 0: uniform", "lane == 0: varying"]);
+  });
+
+  it("`i < size<3>(t)` (parsed as a template call) compares i with the call", async () => {
+    const got = await conditions(
+      kernel(`
+  auto t = partition(in, threadIdx.x);
+  for (int k = 0; k < size<3>(t); ++k) __syncthreads();`),
+    );
+    assert.deepEqual(got, ["k < size<3>(t): uniform"]);
+  });
+
+  it("classifies barriers: __syncthreads and block groups wait for the block, tiles and __syncwarp for a warp", async () => {
+    const src = kernel(`
+  cg::thread_block cta = cg::this_thread_block();
+  auto tile = cg::tiled_partition<32>(cta);
+  cg::sync(cta); cta.sync(); cg::this_thread_block().sync(); tile.sync(); __syncwarp(); __syncthreads_count(1);
+  if (threadIdx.x >= n) return;
+  __syncthreads();`);
+    const idx = FileIndex.begin(await parseSource(src), src);
+    const u = Uniformity.of(idx, idx.deviceFunctions()[0]!);
+    assert.deepEqual(
+      u.barriers.map((b) => b.level),
+      ["block", "block", "block", "warp", "warp", "block", "block"],
+    );
+    assert.deepEqual(
+      u.exits.map((e) => `${e.kind}: ${u.firstVarying(e.controls)?.cond.text}`),
+      ["return: (threadIdx.x >= n)"],
+    );
+  });
+});
