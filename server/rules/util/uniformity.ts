@@ -355,6 +355,15 @@ class Walk {
           this.visitOpt(node.childForFieldName("body"), this.under(c, right, node, deps, node));
         });
         return NONE;
+      case "preproc_if": {
+        // `#if 0` code is not compiled: only its `#else` is
+        const cond = node.childForFieldName("condition")?.text.trim();
+        const alternative = node.childForFieldName("alternative");
+        if (cond === "0") return this.visitOpt(alternative, c);
+        for (const k of node.namedChildren)
+          if (k && !(cond === "1" && k.id === alternative?.id)) this.visit(k, c);
+        return NONE;
+      }
       case "return_statement":
         this.children(node, c);
         this.exits.push({
