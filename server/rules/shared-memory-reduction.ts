@@ -19,6 +19,9 @@ function hasStep(src: string): boolean {
 function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" } | undefined {
   if (!update) return undefined;
   const u = unparen(update);
+  // `s >>= 1, spre >>= 1`: the first of the updates that halves or doubles
+  if (u.type === "comma_expression")
+    return strideUpdate(u.childForFieldName("left")) ?? strideUpdate(u.childForFieldName("right"));
   if (u.type !== "assignment_expression") return undefined;
   const left = u.childForFieldName("left");
   const right = u.childForFieldName("right");
@@ -53,6 +56,8 @@ function smallestStride(cond: Node | null, name: string, consts: Constants): num
 
 /** `T* sdata = SharedMemory<T>()`, `float* buf = shared.getPointer()`: a pointer and its initialiser. */
 const POINTER_INIT = /\*\s*(\w+)\s*=\s*([^;]+);/g;
+/** `SharedMemory<Real> sdata;`: the helper object itself, indexed like an array. */
+const SHARED_OBJECT = /\bSharedMemory\s*<[^;>]*>\s+(\w+)\s*;/g;
 const SHARED_SOURCE = /\bSharedMemory\b|\bshared_memory\b|getPointer\s*\(/;
 
 /**
@@ -62,6 +67,7 @@ const SHARED_SOURCE = /\bSharedMemory\b|\bshared_memory\b|getPointer\s*\(/;
  */
 function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
   const shared = new Set([...declaredShared(idx, start, end), ...fileScopeShared(idx)]);
+  for (const m of idx.scanAll(SHARED_OBJECT, start, end)) shared.add(m[1]!);
   for (const m of idx.scanAll(POINTER_INIT, start, end)) {
     const value = m[2]!;
     if (SHARED_SOURCE.test(value) || [...shared].some((n) => new RegExp(`\\b${n}\\b`).test(value)))
