@@ -76,6 +76,19 @@ function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
   return shared;
 }
 
+/**
+ * A __device__ function's pointer parameters: the block's shared buffer is handed to reduction helpers
+ * (`reduceBlock(volatile float* sdata, …)`); global memory reduced in place between barriers is as slow.
+ */
+function pointerParams(fn: Node): string[] {
+  const params = fn.childForFieldName("declarator")?.childForFieldName("parameters");
+  return descendants(params ?? fn, "parameter_declaration").flatMap((p) => {
+    const d = p.childForFieldName("declarator");
+    const name = d?.type === "pointer_declarator" ? d.childForFieldName("declarator") : null;
+    return params && name?.type === "identifier" ? [name.text] : [];
+  });
+}
+
 /** `extern __shared__` arrays declared outside any function, once per file. */
 function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
   return idx.shared("fileScopeShared", () => {
@@ -211,11 +224,13 @@ export const sharedMemoryReduction: Rule = {
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const consts = Constants.of(idx);
-    for (const { start, end } of idx.deviceFunctions()) {
+    for (const fn of idx.deviceFunctions()) {
+      const { start, end } = fn;
       // Cheap text test first: only functions with a barrier and a halving/doubling step.
       const src = idx.text.slice(start, end);
       if (!BARRIER_TEXT.test(src) || !hasStep(src)) continue;
       const shared = sharedNames(idx, start, end);
+      if (fn.space === "device") for (const p of pointerParams(fn.node)) shared.add(p);
       if (shared.size === 0) continue;
       for (const loop of forAndWhileLoops(idx, start, end)) {
         const body = loop.childForFieldName("body");
