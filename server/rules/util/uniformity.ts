@@ -150,6 +150,17 @@ const PLAIN_EXPRESSIONS: ReadonlySet<string> = new Set([
 const NEEDS_TREE =
   /(?:^|[^=!<>])=(?!=)|<<=|>>=|sync|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
 
+/**
+ * `[type] name [op]= value;` or `value;`: a declaration of one plain variable or an assignment to one
+ * (groups: type, name, value). The type is words and spaces only (no pointer, reference, array, template).
+ */
+const SIMPLE_STATEMENT =
+  /^(?:(?:((?:[A-Za-z_]\w*\s+)*?[A-Za-z_]\w*)\s+)?([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=))?\s*([^;]*);$/s;
+
+/** Declarations the tree must read: shared memory, `auto`, groups, storage classes. */
+const DECLARATION_TYPE_STOP =
+  /__shared__|\bauto\b|group|thread_block|tile|\bstatic\b|\bextern\b|\btypedef\b|\busing\b/;
+
 /** A name, what comes before it (`.`, `->`, `::`) and whether a call or `::` follows. */
 const WORD = /(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g;
 
@@ -306,7 +317,10 @@ class Walk {
         this.asm(node, c);
         return NONE;
       case "declaration":
-        return this.declaration(node, c);
+        return this.simpleStatement(node, c) ?? this.declaration(node, c);
+      case "expression_statement":
+      case "condition_clause":
+        return this.simpleStatement(node, c) ?? union(...this.childDeps(node, c));
       case "compound_statement":
         this.scoped(() => this.children(node, c));
         return NONE;
@@ -335,6 +349,31 @@ class Walk {
       else if (VARYING_NAMES.has(word!)) return VARYING;
     }
     return syms.length === 0 ? NONE : { direct: false, syms };
+  }
+
+  /**
+   * `x = e;`, `x += e;`, `int x = e;`, `e;` and `(e)` from their text alone, when `e` needs no tree (the
+   * bulk of a kernel's statements); undefined for anything else.
+   */
+  private simpleStatement(node: Node, c: Ctx): Deps | undefined {
+    const text = node.text;
+    if (node.type === "condition_clause") return text.startsWith("(") ? this.textDeps(text) : undefined;
+    const m = SIMPLE_STATEMENT.exec(text);
+    if (!m) return undefined;
+    const [, type, name, value] = m;
+    const declaration = node.type === "declaration";
+    if (declaration !== !!type || (type && DECLARATION_TYPE_STOP.test(type))) return undefined;
+    const deps = this.textDeps(value!);
+    if (!deps) return undefined;
+    if (!name) return NONE; // an expression statement without assignment
+    if (type) {
+      const id = this.declare(name, { kind: "storage", varying: false, at: node.startIndex });
+      this.record(id, deps, c);
+      return { direct: false, syms: [id] };
+    }
+    const s = this.resolve(name);
+    if (s !== undefined && this.syms[s]!.kind !== "shared") this.record(s, deps, c);
+    return NONE;
   }
 
   private visitOpt(node: Node | null, c: Ctx): Deps {
