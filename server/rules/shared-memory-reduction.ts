@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants } from "./util/constEval";
-import { FileIndex, sharedQualifier } from "./util/fileIndex";
+import { FileIndex, sharedQualifier, type FunctionInfo } from "./util/fileIndex";
 import { descendants, unparen } from "./util/nodes";
 import { calleeName } from "./util/uniformity";
 
@@ -63,17 +63,25 @@ const SHARED_SOURCE = /\bSharedMemory\b|\bshared_memory\b|getPointer\s*\(/;
 /**
  * Names of shared memory in [start, end): declared `__shared__` (there or at file scope), found from the
  * qualifier's text (walking the function's declarations costs more), and pointers set from those or from
- * a SharedMemory<T>() helper (the CUDA samples' way to type dynamic shared memory).
+ * a SharedMemory<T>() helper (the CUDA samples' way to type dynamic shared memory); `params` are taken
+ * as shared too.
  */
-function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
-  const shared = new Set([...declaredShared(idx, start, end), ...fileScopeShared(idx)]);
+function sharedNames(idx: FileIndex, start: number, end: number, params: string[]): Set<string> {
+  const shared = new Set([...declaredShared(idx, start, end), ...fileScopeShared(idx), ...params]);
   for (const m of idx.scanAll(SHARED_OBJECT, start, end)) shared.add(m[1]!);
+  const names = shared.size > 0 ? new RegExp(`\\b(?:${[...shared].join("|")})\\b`) : undefined;
   for (const m of idx.scanAll(POINTER_INIT, start, end)) {
     const value = m[2]!;
-    if (SHARED_SOURCE.test(value) || [...shared].some((n) => new RegExp(`\\b${n}\\b`).test(value)))
-      shared.add(m[1]!);
+    if (SHARED_SOURCE.test(value) || names?.test(value)) shared.add(m[1]!);
   }
   return shared;
+}
+
+/** Can the function see shared memory at all (a cheap text look before the loops are read)? */
+function mayHoldShared(idx: FileIndex, fn: FunctionInfo): boolean {
+  const body = idx.text.slice(fn.body.startIndex, fn.end);
+  if (body.includes("__shared__") || SHARED_SOURCE.test(body) || fileScopeShared(idx).size > 0) return true;
+  return fn.space === "device" && idx.text.slice(fn.start, fn.body.startIndex).includes("*");
 }
 
 /**
@@ -157,11 +165,11 @@ function barrierCall(c: Node): boolean {
 }
 
 /** The barrier the loop body calls, when it indexes a shared array with the stride. */
-function treeStepBarrier(body: Node, shared: ReadonlySet<string>, stride: string): Node | undefined {
+function treeStepBarrier(body: Node, shared: () => ReadonlySet<string>, stride: string): Node | undefined {
   if (!BARRIER_TEXT.test(body.text)) return undefined;
   const barrier = descendants(body, "call_expression").find(barrierCall);
   if (!barrier) return undefined;
-  return combines(body, shared, stride) ? barrier : undefined;
+  return combines(body, shared(), stride) ? barrier : undefined;
 }
 
 /** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
@@ -228,10 +236,9 @@ export const sharedMemoryReduction: Rule = {
       const { start, end } = fn;
       // Cheap text test first: only functions with a barrier and a halving/doubling step.
       const src = idx.text.slice(start, end);
-      if (!BARRIER_TEXT.test(src) || !hasStep(src)) continue;
-      const shared = sharedNames(idx, start, end);
-      if (fn.space === "device") for (const p of pointerParams(fn.node)) shared.add(p);
-      if (shared.size === 0) continue;
+      if (!hasStep(src) || !BARRIER_TEXT.test(src) || !mayHoldShared(idx, fn)) continue;
+      // The shared names only once a loop qualifies (most halving loops do not).
+      let shared: Set<string> | undefined;
       for (const loop of forAndWhileLoops(idx, start, end)) {
         const body = loop.childForFieldName("body");
         if (!body) continue;
@@ -242,7 +249,12 @@ export const sharedMemoryReduction: Rule = {
           // Stopping at 32 and finishing with shuffles is the recommended hybrid.
           if (min === undefined || min >= 32) continue;
         }
-        const barrier = treeStepBarrier(body, shared, stride.name);
+        const barrier = treeStepBarrier(
+          body,
+          () =>
+            (shared ??= sharedNames(idx, start, end, fn.space === "device" ? pointerParams(fn.node) : [])),
+          stride.name,
+        );
         if (!barrier) continue;
         ctx.report({
           node: loop.child(0) ?? loop,

@@ -84,12 +84,16 @@ export const syncthreadsInDivergentBranch: Rule = {
   check(ctx) {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
-    const fns = new Map<number, FunctionInfo>();
+    const fns = new Map<number, { f: FunctionInfo; calls: Node[] }>();
     for (const id of idx.tokens(BARRIER_TOKEN, IDENTS)) {
       const f = idx.deviceFunctionAt(id.startIndex);
-      if (f) fns.set(f.node.id, f);
+      if (!f) continue;
+      const entry = fns.get(f.node.id) ?? { f, calls: [] };
+      entry.calls.push(id);
+      fns.set(f.node.id, entry);
     }
-    for (const f of fns.values()) {
+    for (const { f, calls } of fns.values()) {
+      if (!mayDiverge(idx.text, f, calls)) continue;
       const u = Uniformity.of(idx, f);
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
@@ -99,3 +103,21 @@ export const syncthreadsInDivergentBranch: Rule = {
     }
   },
 };
+
+const CONTROL: ReadonlySet<string> = new Set([
+  ...LOOPS,
+  "if_statement",
+  "switch_statement",
+  "conditional_expression",
+  "binary_expression",
+]);
+
+/**
+ * Can a barrier of `f` be divergent at all: is one under a condition, or is there a return, break or
+ * continue before the last one? Most barriers are not, and the analysis walks the whole function.
+ */
+function mayDiverge(text: string, f: FunctionInfo, barriers: Node[]): boolean {
+  const last = Math.max(...barriers.map((b) => b.startIndex));
+  if (/\b(?:return|break|continue)\b/.test(text.slice(f.body.startIndex, last))) return true;
+  return barriers.some((b) => [...ancestors(b, f.body)].some((a) => CONTROL.has(a.type)));
+}
