@@ -26,7 +26,7 @@ async function conditions(src: string): Promise<string[]> {
 const kernel = (body: string, params = "const float* in, int n, P p"): string =>
   `template <int N> __global__ void k(${params}) {\n${body}\n}`;
 
-describe("uniformity", () => {
+describe("uniformity: values", () => {
   it("threadIdx, lane and warp ids, shuffles, votes and atomics vary; what flows from them varies", async () => {
     const got = await conditions(
       kernel(`
@@ -95,14 +95,11 @@ describe("uniformity", () => {
   out[threadIdx.x] = 2.0f;
   if (out[0] > 0) __syncthreads();`),
     );
-    assert.deepEqual(got, [
-      "flag: uniform",
-      "mine: varying",
-      "acc[0] > 0: varying",
-      "out[0] > 0: uniform",
-    ]);
+    assert.deepEqual(got, ["flag: uniform", "mine: varying", "acc[0] > 0: varying", "out[0] > 0: uniform"]);
   });
+});
 
+describe("uniformity: functions, parse quirks and barriers", () => {
   it("a __device__ function's parameters are uniform unless named like a thread id", async () => {
     const got = await conditions(
       `__device__ void f(int n, int lane) {\n  if (n > 0) __syncthreads();\n  if (lane == 0) __syncthreads();\n}`,
