@@ -236,7 +236,8 @@ export const sharedMemoryReduction: Rule = {
       const { start, end } = fn;
       // Cheap text test first: only functions with a barrier and a halving/doubling step.
       const src = idx.text.slice(start, end);
-      if (!hasStep(src) || !BARRIER_TEXT.test(src) || !mayHoldShared(idx, fn)) continue;
+      if (!src.includes("sync") || !BARRIER_TEXT.test(src) || !hasStep(src) || !mayHoldShared(idx, fn))
+        continue;
       // The shared names only once a loop qualifies (most halving loops do not).
       let shared: Set<string> | undefined;
       for (const loop of forAndWhileLoops(idx, start, end)) {
