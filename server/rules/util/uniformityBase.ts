@@ -45,6 +45,8 @@ export interface Sym {
   at: number;
   /** For cooperative groups: the threads a `g.sync()` waits for. */
   group?: BarrierLevel;
+  /** A `const`/`constexpr` with a compile-time value (uniformityConst.ts). */
+  constant?: boolean;
 }
 
 export interface Assign {

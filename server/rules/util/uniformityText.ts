@@ -38,49 +38,73 @@ export function textDeps(text: string, resolve: Resolve): Deps | undefined {
   return syms.length === 0 ? NONE : { direct: false, syms };
 }
 
+/** A counted loop `for (name = start; name OP bound; update)`; `step` is null for `++`/`--`. */
+export interface LoopShape {
+  name: string;
+  start: Node;
+  bound: Node;
+  /** The assignment operator of the update (`+=`, `-=`, `=`…), or `++`/`--`. */
+  op: string;
+  step: Node | null;
+}
+
+/** Reads a for loop as a counted loop: one counter (among a comma list's) in the init, condition and update. */
+export function loopShape(loop: Node): LoopShape | undefined {
+  const cond = unparen(loop.childForFieldName("condition") ?? loop);
+  const name = cond.type === "binary_expression" ? cond.childForFieldName("left")?.text : undefined;
+  const bound = cond.childForFieldName("right");
+  if (!name || !bound) return undefined;
+  const init = loop.childForFieldName("initializer");
+  let start: Node | null = null;
+  if (init?.type === "declaration") {
+    for (const d of init.childrenForFieldName("declarator"))
+      if (d?.type === "init_declarator" && declaredName(d.childForFieldName("declarator"))?.text === name)
+        start = d.childForFieldName("value");
+  } else if (init?.type === "assignment_expression" && init.childForFieldName("operator")?.text === "=") {
+    if (init.childForFieldName("left")?.text === name) start = init.childForFieldName("right");
+  }
+  if (!start) return undefined;
+  const update = loop.childForFieldName("update");
+  for (const u of update ? commaList(unparen(update)) : []) {
+    if (u.type === "assignment_expression" && u.childForFieldName("left")?.text === name)
+      return {
+        name,
+        start,
+        bound,
+        op: u.childForFieldName("operator")?.text ?? "",
+        step: u.childForFieldName("right"),
+      };
+    if (u.type === "update_expression" && u.childForFieldName("argument")?.text === name)
+      return { name, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
+  }
+  return undefined;
+}
+
+/** `a, b, c` → a, b, c. */
+function commaList(n: Node): Node[] {
+  if (n.type !== "comma_expression") return [n];
+  const l = n.childForFieldName("left");
+  const r = n.childForFieldName("right");
+  return l && r ? [...commaList(l), ...commaList(r)] : [n];
+}
+
 /**
  * `for (t = a + tid; t < b + tid; t += c)`: both bounds move with the same term, so the trip count
  * depends only on the rest (a, b, c). Its deps, or undefined for other loops.
  */
 export function shiftedTripCount(loop: Node, resolve: Resolve): Deps | undefined {
-  const init = loop.childForFieldName("initializer");
-  let name: string | undefined;
-  let start: Node | null = null;
-  if (init?.type === "declaration") {
-    const d = init.childForFieldName("declarator");
-    if (d?.type !== "init_declarator") return undefined;
-    name = declaredName(d.childForFieldName("declarator"))?.text;
-    start = d.childForFieldName("value");
-  } else if (init?.type === "assignment_expression" && init.childForFieldName("operator")?.text === "=") {
-    name = init.childForFieldName("left")?.text;
-    start = init.childForFieldName("right");
-  }
-  const cond = unparen(loop.childForFieldName("condition")!);
-  const bound = cond.childForFieldName("right");
-  if (
-    !name ||
-    !start ||
-    !bound ||
-    cond.type !== "binary_expression" ||
-    cond.childForFieldName("left")?.text !== name
-  )
-    return undefined;
-  const update = loop.childForFieldName("update");
-  const u = update && unparen(update);
-  let step: Node | null = null;
-  if (u?.type === "assignment_expression" && u.childForFieldName("left")?.text === name)
-    step = u.childForFieldName("right");
-  else if (u?.type !== "update_expression" || u.childForFieldName("argument")?.text !== name)
-    return undefined;
-  const from = addends(start);
-  const to = addends(bound);
+  const shape = loopShape(loop);
+  if (!shape) return undefined;
+  const from = addends(shape.start);
+  const to = addends(shape.bound);
   const rest = from.filter((f) => {
     const i = to.findIndex((t) => t.text.replace(/\s+/g, "") === f.text.replace(/\s+/g, ""));
     if (i >= 0) to.splice(i, 1);
     return i < 0;
   });
   if (rest.length === from.length) return undefined;
-  return union(...[...rest, ...to, ...(step ? [step] : [])].map((n) => pureDeps(n, resolve)));
+  const step = shape.step ? [shape.step] : [];
+  return union(...[...rest, ...to, ...step].map((n) => pureDeps(n, resolve)));
 }
 
 /** What an expression reads, without recording anything (for a second look at visited code). */

@@ -28,6 +28,7 @@ import {
   type Sym,
   type SymKind,
 } from "./uniformityBase";
+import { Constants } from "./uniformityConst";
 import { shiftedTripCount, textDeps } from "./uniformityText";
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
@@ -37,6 +38,7 @@ export class Walk {
   readonly barriers: Barrier[] = [];
   readonly exits: Exit[] = [];
   private readonly scopes: Map<string, number>[] = [];
+  private readonly consts: Constants;
 
   constructor(
     fn: Node,
@@ -44,6 +46,7 @@ export class Walk {
     private readonly kernel: boolean,
   ) {
     const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
+    this.consts = new Constants(fn, this.resolver, this.syms);
     this.scopes.push(new Map());
     this.params(fn.childForFieldName("declarator"), !kernel);
     this.visit(body, ctx);
@@ -161,7 +164,8 @@ export class Walk {
     if (!deps) return undefined;
     if (!name) return NONE; // an expression statement without assignment
     if (type) {
-      const id = this.declare(name, { kind: "storage", varying: false, at: node.startIndex });
+      const constant = /\bconst(?:expr)?\b/.test(type) && this.consts.declaresOne(node);
+      const id = this.declare(name, { kind: "storage", varying: false, at: node.startIndex, constant });
       this.record(id, deps, c);
       return { direct: false, syms: [id] };
     }
@@ -218,7 +222,10 @@ export class Walk {
           this.visitOpt(node.childForFieldName("initializer"), c);
           const cond = node.childForFieldName("condition");
           const deps = cond ? this.visit(cond, c) : NONE;
-          const trips = cond && this.varies0(deps) ? (shiftedTripCount(node, this.resolver) ?? deps) : deps;
+          const trips =
+            cond && this.varies0(deps)
+              ? (shiftedTripCount(node, this.resolver) ?? this.consts.tripCount(node) ?? deps)
+              : deps;
           const inner = cond ? this.under(c, cond, node, trips, node) : { ...c, loop: node, breakable: node };
           this.visitOpt(node.childForFieldName("update"), inner);
           this.visitOpt(node.childForFieldName("body"), inner);
@@ -400,7 +407,8 @@ export class Walk {
       const group = groupish
         ? (groupLevel(typeText) ?? (value ? groupLevel(value.text) : undefined))
         : undefined;
-      const id = this.declare(name.text, { kind, varying: false, group, at: d.startIndex });
+      const constant = kind === "storage" && this.consts.declares(node, value);
+      const id = this.declare(name.text, { kind, varying: false, group, at: d.startIndex, constant });
       if (value && !shared) this.record(id, deps, c);
       out.push(id);
     }

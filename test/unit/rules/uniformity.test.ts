@@ -135,3 +135,35 @@ describe("uniformity: functions, parse quirks and barriers", () => {
     );
   });
 });
+
+describe("uniformity: trip counts", () => {
+  it("a thread-offset loop with a compile-time bound and stride is uniform; a run-time bound or stride varies", async () => {
+    const got = await conditions(
+      `#define step_size 64
+enum { rows = 8 };
+template <typename Traits, int BS, int block> __global__ void k(P params, int n) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned c = blockIdx.x * 32 + lane;
+  constexpr unsigned COL_STRIDE = Traits::CTAS * 32;
+  const int wide = 2 * BS;
+  for (unsigned col = c, out = c / 2; col < Traits::COLS; col += COL_STRIDE, out += COL_STRIDE / 2) __syncthreads();
+  for (int r = threadIdx.x; r < rows * sizeof(float); r += static_cast<int>(wide)) __syncthreads();
+  for (int s = lane; s < block; s += step_size) __syncthreads();
+  for (int a = c; a < n; a += COL_STRIDE) __syncthreads();
+  for (int b = c; b < Traits::COLS; b += blockDim.x) __syncthreads();
+  for (int d = params.start[lane]; d < BS; d += 32) __syncthreads();
+  const int runtime = n * 2;
+  for (int e = lane; e < runtime; e++) __syncthreads();
+}`,
+    );
+    assert.deepEqual(got, [
+      "col < Traits::COLS: uniform",
+      "r < rows * sizeof(float): uniform",
+      "s < block: uniform",
+      "a < n: varying",
+      "b < Traits::COLS: varying",
+      "d < BS: varying",
+      "e < runtime: varying",
+    ]);
+  });
+});
