@@ -1,4 +1,5 @@
-// Lints files on disk (the CLI's `lint` and the benchmarks): folders are walked for .cu/.cuh.
+// Lints files on disk (the CLI's `lint` and the benchmarks): folders are walked for .cu/.cuh, and for
+// headers with device code.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Finding, Rule } from "../rules/rule";
@@ -24,15 +25,32 @@ export interface FileReport {
 
 const SKIP_DIRS = new Set(["node_modules", ".git", "build", "dist", "__pycache__"]);
 const CUDA_FILE = /\.cuh?$/;
+/** C++ headers that hold kernels in many projects (flash-attention's, apex's, marlin's). */
+const HEADER_FILE = /\.(?:h|hpp|hxx|inl)$/;
+const DEVICE_CODE = /\b__(?:global|device)__\b/;
 
-/** Expands paths to the .cu/.cuh files they name or contain, sorted; a missing path throws. */
+/** A header is linted when its text defines CUDA device code: a cheap look before any parse. */
+function hasDeviceCode(file: string): boolean {
+  try {
+    return DEVICE_CODE.test(readFileSync(file, "latin1"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Expands paths to the files they name or contain, sorted: .cu/.cuh, and headers (.h/.hpp/.hxx/.inl)
+ * that define __global__ or __device__ code. A missing path throws.
+ */
 export function collectCudaFiles(paths: readonly string[]): string[] {
   const out = new Set<string>();
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name) && !e.name.startsWith(".")) walk(join(dir, e.name));
-      } else if (e.isFile() && CUDA_FILE.test(e.name)) out.add(join(dir, e.name));
+      } else if (!e.isFile()) continue;
+      else if (CUDA_FILE.test(e.name)) out.add(join(dir, e.name));
+      else if (HEADER_FILE.test(e.name) && hasDeviceCode(join(dir, e.name))) out.add(join(dir, e.name));
     }
   };
   for (const p of paths) {

@@ -3,8 +3,9 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants } from "./util/constEval";
-import { FileIndex, sharedQualifier } from "./util/fileIndex";
+import { FileIndex, sharedQualifier, type FunctionInfo } from "./util/fileIndex";
 import { descendants, unparen } from "./util/nodes";
+import { calleeName } from "./util/uniformity";
 
 const STEP =
   /\b(\w+)\s*(?:>>=\s*1|\/=\s*2|<<=\s*1|\*=\s*2)\b|\b(\w+)\s*=\s*\2\s*(?:>>\s*1|\/\s*2|<<\s*1|\*\s*2)\b/;
@@ -18,6 +19,9 @@ function hasStep(src: string): boolean {
 function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" } | undefined {
   if (!update) return undefined;
   const u = unparen(update);
+  // `s >>= 1, spre >>= 1`: the first of the updates that halves or doubles
+  if (u.type === "comma_expression")
+    return strideUpdate(u.childForFieldName("left")) ?? strideUpdate(u.childForFieldName("right"));
   if (u.type !== "assignment_expression") return undefined;
   const left = u.childForFieldName("left");
   const right = u.childForFieldName("right");
@@ -50,11 +54,60 @@ function smallestStride(cond: Node | null, name: string, consts: Constants): num
   return undefined;
 }
 
+/** `T* sdata = SharedMemory<T>()`, `float* buf = shared.getPointer()`: a pointer and its initialiser. */
+const POINTER_INIT = /\*\s*(\w+)\s*=\s*([^;]+);/g;
+/** `SharedMemory<Real> sdata;`: the helper object itself, indexed like an array. */
+const SHARED_OBJECT = /\bSharedMemory\s*<[^;>]*>\s+(\w+)\s*;/g;
+const SHARED_SOURCE = /\bSharedMemory\b|\bshared_memory\b|getPointer\s*\(/;
+
 /**
- * Names declared `__shared__` in [start, end), found from the qualifier's text (walking the function's
- * declarations costs more).
+ * Names of shared memory in [start, end): declared `__shared__` (there or at file scope), found from the
+ * qualifier's text (walking the function's declarations costs more), and pointers set from those or from
+ * a SharedMemory<T>() helper (the CUDA samples' way to type dynamic shared memory); `params` are taken
+ * as shared too.
  */
-function sharedNames(idx: FileIndex, start: number, end: number): Set<string> {
+function sharedNames(idx: FileIndex, start: number, end: number, params: string[]): Set<string> {
+  const shared = new Set([...declaredShared(idx, start, end), ...fileScopeShared(idx), ...params]);
+  for (const m of idx.scanAll(SHARED_OBJECT, start, end)) shared.add(m[1]!);
+  const names = shared.size > 0 ? new RegExp(`\\b(?:${[...shared].join("|")})\\b`) : undefined;
+  for (const m of idx.scanAll(POINTER_INIT, start, end)) {
+    const value = m[2]!;
+    if (SHARED_SOURCE.test(value) || names?.test(value)) shared.add(m[1]!);
+  }
+  return shared;
+}
+
+/** Can the function see shared memory at all (a cheap text look before the loops are read)? */
+function mayHoldShared(idx: FileIndex, fn: FunctionInfo): boolean {
+  const body = idx.text.slice(fn.body.startIndex, fn.end);
+  if (body.includes("__shared__") || SHARED_SOURCE.test(body) || fileScopeShared(idx).size > 0) return true;
+  return fn.space === "device" && idx.text.slice(fn.start, fn.body.startIndex).includes("*");
+}
+
+/**
+ * A __device__ function's pointer parameters: the block's shared buffer is handed to reduction helpers
+ * (`reduceBlock(volatile float* sdata, …)`); global memory reduced in place between barriers is as slow.
+ */
+function pointerParams(fn: Node): string[] {
+  const params = fn.childForFieldName("declarator")?.childForFieldName("parameters");
+  return descendants(params ?? fn, "parameter_declaration").flatMap((p) => {
+    const d = p.childForFieldName("declarator");
+    const name = d?.type === "pointer_declarator" ? d.childForFieldName("declarator") : null;
+    return params && name?.type === "identifier" ? [name.text] : [];
+  });
+}
+
+/** `extern __shared__` arrays declared outside any function, once per file. */
+function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
+  return idx.shared("fileScopeShared", () => {
+    const out = new Set<string>();
+    for (const m of idx.scanAll(/\bextern\s+__shared__\b[^;]*?(\w+)\s*\[\s*\]\s*;/g))
+      if (!idx.deviceFunctionAt(m.index)) out.add(m[1]!);
+    return out;
+  });
+}
+
+function declaredShared(idx: FileIndex, start: number, end: number): Set<string> {
   const shared = new Set<string>();
   for (const m of idx.scanAll(/\b__shared__\b/g, start, end)) {
     const decl = sharedQualifier(idx, m.index, m.index + m[0].length)?.parent;
@@ -102,19 +155,71 @@ function loopStride(loop: Node, body: Node): { name: string; dir: "down" | "up" 
   return stride;
 }
 
-/** Does the loop body index a shared array with the stride, between barriers? */
-function isTreeStep(body: Node, shared: ReadonlySet<string>, stride: string): boolean {
-  const text = body.text;
-  if (!text.includes("__syncthreads")) return false;
-  const hasBarrier = descendants(body, "call_expression").some(
-    (c) => c.childForFieldName("function")?.text === "__syncthreads",
+/** Barriers by text: `__syncthreads()`, `__syncwarp()`, and cooperative groups' `cg::sync(g)`, `g.sync()`. */
+const BARRIER_TEXT = /\b__sync(?:threads|warp)\b|\bsync\s*\(/;
+
+/** A barrier call: the name of the function it calls is `__syncthreads`, `__syncwarp` or `sync`. */
+function barrierCall(c: Node): boolean {
+  const name = calleeName(c.childForFieldName("function"));
+  return name === "__syncthreads" || name === "__syncwarp" || name === "sync";
+}
+
+/** The barrier the loop body calls, when it indexes a shared array with the stride. */
+function treeStepBarrier(body: Node, shared: () => ReadonlySet<string>, stride: string): Node | undefined {
+  if (!BARRIER_TEXT.test(body.text)) return undefined;
+  const barrier = descendants(body, "call_expression").find(barrierCall);
+  if (!barrier) return undefined;
+  return combines(body, shared(), stride) ? barrier : undefined;
+}
+
+/** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
+function sharedElement(n: Node, shared: ReadonlySet<string>, stride?: string): boolean {
+  if (n.type !== "subscript_expression") return false;
+  const arg = n.childForFieldName("argument");
+  const idx = n.childForFieldName("indices") ?? n.childForFieldName("index");
+  if (!arg || !shared.has(arg.text) || !idx) return false;
+  if (stride === undefined) return true;
+  // `s[tid - off]` is a scan's read (Hillis-Steele), not a reduction's
+  return (
+    descendants(idx, "identifier").some((i) => i.text === stride) &&
+    !new RegExp(`-\\s*${stride}\\b`).test(idx.text)
   );
-  if (!hasBarrier) return false;
-  return descendants(body, "subscript_expression").some((s) => {
-    const arg = s.childForFieldName("argument");
-    const idx = s.childForFieldName("indices") ?? s.childForFieldName("index");
+}
+
+/** Calls that make a halving loop a sorting or merging network rather than a reduction. */
+const NETWORK_CALL = /sort|swap|compar|search|merge/i;
+
+/**
+ * Does the body write a shared element from one read at the stride, `s[i] += s[i + stride]`, directly or
+ * through a local (`f1 = s[i + d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator
+ * or a search at a halving stride) are not reductions.
+ */
+function combines(body: Node, shared: ReadonlySet<string>, stride: string): boolean {
+  const strided = (n: Node): boolean =>
+    sharedElement(n, shared, stride) ||
+    descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride));
+  const calls = descendants(body, "call_expression");
+  if (calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"))))) return false;
+  const carried = new Set<string>();
+  for (const d of descendants(body, "init_declarator", "assignment_expression")) {
+    const left = d.childForFieldName(d.type === "init_declarator" ? "declarator" : "left");
+    const value = d.childForFieldName(d.type === "init_declarator" ? "value" : "right");
+    if (left?.type !== "identifier" || !value) continue;
+    if (
+      strided(value) ||
+      descendants(value, "identifier").some((i) => carried.has(i.text)) ||
+      carried.has(value.text)
+    )
+      carried.add(left.text);
+  }
+  return descendants(body, "assignment_expression").some((a) => {
+    const left = a.childForFieldName("left");
+    const right = a.childForFieldName("right");
+    if (!left || !right || !sharedElement(unparen(left), shared)) return false;
     return (
-      !!arg && shared.has(arg.text) && !!idx && descendants(idx, "identifier").some((i) => i.text === stride)
+      strided(right) ||
+      descendants(right, "identifier").some((i) => carried.has(i.text)) ||
+      carried.has(right.text)
     );
   });
 }
@@ -123,16 +228,18 @@ export const sharedMemoryReduction: Rule = {
   id: "shared-memory-reduction",
   defaultSeverity: "warning",
   summary:
-    "A block reduction halving a stride in shared memory with __syncthreads() every step down to one element.",
+    "A block reduction halving a stride in shared memory with a barrier every step down to one element.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const consts = Constants.of(idx);
-    for (const { start, end } of idx.deviceFunctions()) {
-      // Cheap text test first: only functions with shared memory, a barrier and a halving/doubling step.
+    for (const fn of idx.deviceFunctions()) {
+      const { start, end } = fn;
+      // Cheap text test first: only functions with a barrier and a halving/doubling step.
       const src = idx.text.slice(start, end);
-      if (!src.includes("__shared__") || !src.includes("__syncthreads") || !hasStep(src)) continue;
-      const shared = sharedNames(idx, start, end);
-      if (shared.size === 0) continue;
+      if (!src.includes("sync") || !BARRIER_TEXT.test(src) || !hasStep(src) || !mayHoldShared(idx, fn))
+        continue;
+      // The shared names only once a loop qualifies (most halving loops do not).
+      let shared: Set<string> | undefined;
       for (const loop of forAndWhileLoops(idx, start, end)) {
         const body = loop.childForFieldName("body");
         if (!body) continue;
@@ -143,10 +250,16 @@ export const sharedMemoryReduction: Rule = {
           // Stopping at 32 and finishing with shuffles is the recommended hybrid.
           if (min === undefined || min >= 32) continue;
         }
-        if (!isTreeStep(body, shared, stride.name)) continue;
+        const barrier = treeStepBarrier(
+          body,
+          () =>
+            (shared ??= sharedNames(idx, start, end, fn.space === "device" ? pointerParams(fn.node) : [])),
+          stride.name,
+        );
+        if (!barrier) continue;
         ctx.report({
           node: loop.child(0) ?? loop,
-          message: `Shared-memory tree reduction over \`${stride.name}\`: one __syncthreads() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,
+          message: `Shared-memory tree reduction over \`${stride.name}\`: one ${barrier.childForFieldName("function")!.text}() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,
         });
       }
     }

@@ -1,133 +1,123 @@
-// __syncthreads() that only some threads of the block reach: the block deadlocks or, worse, silently
-// synchronizes with the wrong barrier. Conditions on blockIdx or kernel arguments are uniform and fine.
+// A block barrier that only some threads of the block reach: the block deadlocks or, worse, silently
+// synchronizes with the wrong barrier. Which conditions differ between threads comes from the function's
+// uniformity analysis (util/uniformity.ts): conditions on blockIdx, kernel arguments, constants, uniform
+// loop counters or shared values read after a barrier are the same for every thread and are fine.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { FileIndex } from "./util/fileIndex";
-import { ancestors, declaredName, descendants, unparen } from "./util/nodes";
+import { FileIndex, type FunctionInfo } from "./util/fileIndex";
+import { ancestors } from "./util/nodes";
+import { Uniformity, type Barrier, type Exit } from "./util/uniformity";
 
-const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
+const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
-/** Built-ins that differ between threads of one block. */
-const PER_THREAD: ReadonlySet<string> = new Set(["threadIdx", "laneid", "__lane_id"]);
+/** `__syncthreads…(`, and `sync(` for cooperative groups (`cta.sync()`, `cg::sync(block)`). */
+const BARRIER_TOKEN = /\b(__syncthreads(?:_count|_and|_or)?|sync)\s*\(/g;
 
-/** A binding in a function: `int x = …` or `x = …`, its target and value read only when needed. */
-interface Binding {
-  node: Node;
-  /** The whole binding's text: a value can only mention a name its binding's text mentions. */
-  text: string;
-  pair?: { name: string; value: string } | null;
+const LOOPS: ReadonlySet<string> = new Set([
+  "for_statement",
+  "while_statement",
+  "do_statement",
+  "for_range_loop",
+]);
+
+/** Relative, so the message still holds when edits above move the function. */
+function linesAbove(call: Node, at: Node): string {
+  const above = call.startPosition.row - at.startPosition.row;
+  if (above < 0) return above === -1 ? "1 line below" : `${-above} lines below`;
+  return above === 0 ? "on this line" : above === 1 ? "1 line above" : `${above} lines above`;
 }
 
-function pairOf(b: Binding): { name: string; value: string } | null {
-  if (b.pair !== undefined) return b.pair;
-  const d = b.node;
-  const target =
-    d.type === "init_declarator"
-      ? declaredName(d.childForFieldName("declarator"))
-      : unparen(d.childForFieldName("left") ?? d);
-  const value = d.childForFieldName(d.type === "init_declarator" ? "value" : "right");
-  b.pair = target?.type === "identifier" && value ? { name: target.text, value: value.text } : null;
-  return b.pair;
+function inside(n: Node, outer: Node): boolean {
+  return n.startIndex >= outer.startIndex && n.endIndex <= outer.endIndex;
 }
 
-/** Names in a function whose value depends on the thread index, found to a fixed point. */
-function threadDependentNames(fn: Node): Set<string> {
-  const tainted = new Set<string>();
-  const bindings: Binding[] = descendants(fn, "init_declarator", "assignment_expression").map((node) => ({
-    node,
-    text: node.text,
-  }));
-  for (let changed = true; changed;) {
-    changed = false;
-    const re = taintRegex(tainted);
-    for (const b of bindings) {
-      if (!re.test(b.text)) continue;
-      const pair = pairOf(b);
-      if (pair && !tainted.has(pair.name) && re.test(pair.value)) {
-        tainted.add(pair.name);
-        changed = true;
-      }
-    }
+/**
+ * An `if` whose two branches hold as many block barriers: every thread reaches one of them the same
+ * number of times (`__syncthreads()` is one barrier, wherever it is called from), a deliberate pattern.
+ */
+function balanced(u: Uniformity, branch: Node): boolean {
+  if (branch.type !== "if_statement") return false;
+  const count = (n: Node | null): number =>
+    n ? u.barriers.filter((b) => b.level === "block" && inside(b.call, n)).length : 0;
+  const alternative = branch.childForFieldName("alternative");
+  return alternative !== null && count(branch.childForFieldName("consequence")) === count(alternative);
+}
+
+/** Does taking `e` keep its thread from reaching barrier `b` (which it would reach otherwise)? */
+function skips(e: Exit, b: Barrier): boolean {
+  if (e.owner.id !== b.owner.id || !e.target) return false;
+  const after = b.call.startIndex >= e.stmt.endIndex;
+  if (e.kind === "continue") return after && inside(b.call, e.target);
+  if (e.kind === "break") return inside(b.call, e.target);
+  // a return: the barrier comes later, or in a later iteration of a loop around both
+  return after || [...ancestors(e.stmt, e.owner)].some((a) => LOOPS.has(a.type) && inside(b.call, a));
+}
+
+function condText(cond: Node): string {
+  return cond.text.replace(/^\((.*)\)$/s, "$1");
+}
+
+/** Why `b` is divergent, or undefined when every thread of the block reaches it. */
+function divergence(u: Uniformity, b: Barrier): string | undefined {
+  const name = `${b.call.childForFieldName("function")!.text}()`;
+  const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u, c.guarded));
+  if (k) {
+    const where = linesAbove(b.call, k.cond);
+    const what = LOOPS.has(k.guarded.type)
+      ? `runs once per iteration of a loop whose condition \`${condText(k.cond)}\` (${where}) depends on the thread index: threads leave the loop after different numbers of barriers`
+      : `is reached only by the threads for which \`${condText(k.cond)}\` (${where}) holds, which depends on the thread index: the other threads never arrive at the barrier`;
+    return `${name} ${what}. Move the barrier out of the branch.`;
   }
-  return tainted;
-}
-
-function taintRegex(tainted: ReadonlySet<string>): RegExp {
-  return new RegExp(`\\b(${[...PER_THREAD, ...tainted].join("|")})\\b`);
-}
-
-/** Thread-index built-ins by name: a condition naming one depends on the thread without further analysis. */
-const DIRECT = taintRegex(new Set());
-
-/** The condition that decides whether `child` of `branch` runs, if `branch` is a control statement. */
-function controllingCondition(branch: Node, child: Node): Node | undefined {
-  switch (branch.type) {
-    case "if_statement":
-    case "while_statement":
-    case "do_statement":
-    case "switch_statement": {
-      const c = branch.childForFieldName("condition");
-      return c && c.id !== child.id ? c : undefined;
-    }
-    case "for_statement": {
-      const c = branch.childForFieldName("condition");
-      return c && c.id !== child.id && branch.childForFieldName("body")?.id === child.id ? c : undefined;
-    }
-    case "conditional_expression": {
-      const c = branch.childForFieldName("condition");
-      return c && c.id !== child.id ? c : undefined;
-    }
-    case "binary_expression": {
-      // `a && __syncthreads_or(x)`: short-circuit makes the right side conditional
-      const op = branch.childForFieldName("operator")?.text;
-      const left = branch.childForFieldName("left");
-      return (op === "&&" || op === "||") && left && left.id !== child.id ? left : undefined;
-    }
-    default:
-      return undefined;
+  for (const e of u.exits) {
+    const why = u.firstVarying(e.controls);
+    if (!why || !skips(e, b)) continue;
+    return `${name} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): the others wait at the barrier for threads that never arrive. Keep every thread going to the barrier and predicate only the work.`;
   }
+  return undefined;
 }
 
 export const syncthreadsInDivergentBranch: Rule = {
   id: "syncthreads-in-divergent-branch",
   defaultSeverity: "error",
   summary:
-    "__syncthreads() under a condition that depends on the thread index: not every thread reaches the barrier.",
+    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition or after a thread-dependent return, break or continue.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    const byFunction = new Map<number, { fn: Node; calls: Node[] }>();
-    for (const id of idx.tokens(/\b(__syncthreads(?:_count|_and|_or)?)\s*\(/g, IDENTS)) {
-      const call = id.parent;
+    // The analysis only for functions that hold a barrier (it walks the whole function).
+    const fns = new Map<number, { f: FunctionInfo; calls: Node[] }>();
+    for (const id of idx.tokens(BARRIER_TOKEN, IDENTS)) {
       const f = idx.deviceFunctionAt(id.startIndex);
-      if (call?.type !== "call_expression" || !f) continue;
-      const entry = byFunction.get(f.node.id) ?? { fn: f.node, calls: [] };
-      entry.calls.push(call);
-      byFunction.set(f.node.id, entry);
+      if (!f) continue;
+      const entry = fns.get(f.node.id) ?? { f, calls: [] };
+      entry.calls.push(id);
+      fns.set(f.node.id, entry);
     }
-    for (const { fn, calls } of byFunction.values()) {
-      // The function's data flow only when a barrier sits under a condition (walking it costs).
-      let tainted: Set<string> | undefined;
-      for (const call of calls) {
-        let child: Node = call;
-        for (const a of ancestors(call, fn)) {
-          const cond = controllingCondition(a, child);
-          child = a;
-          if (!cond) continue;
-          const text = cond.text;
-          if (!DIRECT.test(text)) {
-            tainted ??= threadDependentNames(fn);
-            if (!taintRegex(tainted).test(text)) continue;
-          }
-          // Relative, so the message still holds when edits above move the function.
-          const above = call.startPosition.row - cond.startPosition.row;
-          const where = above === 0 ? "on this line" : above === 1 ? "1 line above" : `${above} lines above`;
-          ctx.report({
-            node: call,
-            message: `${call.childForFieldName("function")!.text}() is reached only by the threads for which \`${cond.text.replace(/^\((.*)\)$/s, "$1")}\` (${where}) holds, which depends on the thread index: the other threads never arrive at the barrier. Move the barrier out of the branch.`,
-          });
-          break;
-        }
+    for (const { f, calls } of fns.values()) {
+      if (!mayDiverge(idx.text, f, calls)) continue;
+      const u = Uniformity.of(idx, f);
+      for (const b of u.barriers) {
+        if (b.level !== "block") continue;
+        const message = divergence(u, b);
+        if (message) ctx.report({ node: b.call, message });
       }
     }
   },
 };
+
+const CONTROL: ReadonlySet<string> = new Set([
+  ...LOOPS,
+  "if_statement",
+  "switch_statement",
+  "conditional_expression",
+  "binary_expression",
+]);
+
+/**
+ * Can a barrier of `f` be divergent at all: is one under a condition, or is there a return, break or
+ * continue before the last one? Most barriers are not, and the analysis walks the whole function.
+ */
+function mayDiverge(text: string, f: FunctionInfo, barriers: Node[]): boolean {
+  const last = Math.max(...barriers.map((b) => b.startIndex));
+  if (/\b(?:return|break|continue)\b/.test(text.slice(f.body.startIndex, last))) return true;
+  return barriers.some((b) => [...ancestors(b, f.body)].some((a) => CONTROL.has(a.type)));
+}

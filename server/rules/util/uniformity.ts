@@ -1,0 +1,69 @@
+// Which values of a kernel or __device__ function may differ between the threads of one block.
+//
+// Thread-varying: threadIdx, lane and warp ids, cooperative-groups ranks, warp shuffles and votes (one
+// value per warp at best, so still different across the block), atomics' results, `%laneid`-style asm,
+// and what flows from them, by assignment or by being assigned under a varying condition. Block-uniform:
+// kernel parameters, constants, template parameters, macros, blockIdx/blockDim/gridDim, sizeof, loop
+// counters whose start, bound and step are uniform, `__syncthreads_or/and/count` results, and memory read
+// at a uniform address (a `__shared__` value written by one thread is one value per block: reading it
+// after the barrier gives every thread the same). Names are resolved through the function's scopes, so
+// two loops' `i` are two variables.
+//
+// Simplifications, on purpose: a __device__ function's parameters are uniform unless named like a thread
+// id (`tid`, `lane`, `warp_id`...), since its callers are not looked at; class members and globals are
+// uniform; a call's result varies only with its arguments (or its object); the walk is one pass over the
+// function plus a fixed point over the assignments it recorded.
+import type { Node } from "web-tree-sitter";
+import type { FileIndex } from "./fileIndex";
+import type { Barrier, Control, Deps, Exit } from "./uniformityBase";
+import { Walk } from "./uniformityWalk";
+
+export { calleeName } from "./uniformityBase";
+export type { Barrier, BarrierLevel, Control, Deps, Exit } from "./uniformityBase";
+
+/** The uniformity of one function's values, its barriers and its exits. */
+export class Uniformity {
+  private constructor(private readonly w: Walk) {
+    const { syms, assigns } = w;
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const a of assigns) {
+        const s = syms[a.target]!;
+        if (s.varying) continue;
+        if (this.varies(a.deps) || a.controls.some((k) => this.varies(k.deps))) {
+          s.varying = true;
+          changed = true;
+        }
+      }
+    }
+  }
+
+  /** The analysis of a function definition (`kernel`: its parameters are all uniform). */
+  static analyze(fn: Node, body: Node, kernel: boolean): Uniformity {
+    return new Uniformity(new Walk(fn, body, kernel));
+  }
+
+  /** The analysis of a device function, made once per lint run. */
+  static of(idx: FileIndex, fn: { node: Node; body: Node; space: "global" | "device" }): Uniformity {
+    return idx.shared(`uniformity:${fn.node.id}`, () =>
+      Uniformity.analyze(fn.node, fn.body, fn.space === "global"),
+    );
+  }
+
+  varies(d: Deps): boolean {
+    return d.direct || d.syms.some((s) => this.w.syms[s]!.varying);
+  }
+
+  get barriers(): readonly Barrier[] {
+    return this.w.barriers;
+  }
+
+  get exits(): readonly Exit[] {
+    return this.w.exits;
+  }
+
+  /** The innermost thread-varying condition of `controls`. */
+  firstVarying(controls: readonly Control[]): Control | undefined {
+    return controls.find((k) => this.varies(k.deps));
+  }
+}

@@ -1,0 +1,200 @@
+// What the uniformity analysis (uniformity.ts) knows about CUDA: its types, which names and calls differ
+// between threads or are the same for the block, and the shapes of code it reads from text alone.
+import type { Node } from "web-tree-sitter";
+
+/** What an expression's value depends on: a thread-varying source itself, or variables (symbol ids). */
+export interface Deps {
+  direct: boolean;
+  syms: number[];
+}
+
+/** A condition a statement runs under, and the statement it guards (if, loop, `?:`, `&&`). */
+export interface Control {
+  cond: Node;
+  guarded: Node;
+  deps: Deps;
+}
+
+export type BarrierLevel = "block" | "warp" | "unknown";
+
+/** A barrier call: which threads it waits for, and the conditions it runs under, innermost first. */
+export interface Barrier {
+  call: Node;
+  level: BarrierLevel;
+  controls: Control[];
+  /** The function or lambda the barrier is in. */
+  owner: Node;
+}
+
+/** A `return`, `break` or `continue`, the conditions it runs under and the loop it leaves. */
+export interface Exit {
+  stmt: Node;
+  kind: "return" | "break" | "continue";
+  controls: Control[];
+  /** The loop a break/continue leaves (undefined for a break out of a switch); the owner for a return. */
+  target: Node | undefined;
+  owner: Node;
+}
+
+export type SymKind = "value" | "storage" | "pointer" | "shared";
+
+export interface Sym {
+  kind: SymKind;
+  varying: boolean;
+  /** Where it is declared: a condition around its declaration does not make its value differ. */
+  at: number;
+  /** For cooperative groups: the threads a `g.sync()` waits for. */
+  group?: BarrierLevel;
+  /** A `const`/`constexpr` with a compile-time value (uniformityConst.ts). */
+  constant?: boolean;
+}
+
+export interface Assign {
+  target: number;
+  deps: Deps;
+  controls: Control[];
+}
+
+export interface Ctx {
+  controls: Control[];
+  loop: Node | undefined;
+  /** The innermost loop or switch: what a `break` leaves. */
+  breakable: Node | undefined;
+  owner: Node;
+}
+
+export const NONE: Deps = { direct: false, syms: [] };
+export const VARYING: Deps = { direct: true, syms: [] };
+
+/** Built-in names whose value differs per thread. */
+export const VARYING_NAMES: ReadonlySet<string> = new Set(["threadIdx"]);
+
+/** Calls whose result differs between threads of a block (warp-level ones included: a block has many warps). */
+export const VARYING_CALL =
+  /^(?:__lane_id|__shfl\w*|__ballot\w*|__any\w*|__all\w*|__activemask|__match_\w+|__reduce_\w+_sync|atomic\w+|__clock|clock|clock64|thread_rank|meta_group_rank|thread_index|shfl\w*|ballot|any|all|match_any|match_all|curand\w*)$/;
+
+/** Calls whose result is the same for the whole block, whatever their arguments. */
+export const UNIFORM_CALL =
+  /^(?:__syncthreads_(?:or|and|count)|this_thread_block|this_grid|this_cluster|num_threads|size|group_index|group_dim|dim_threads|meta_group_size|block_rank|num_blocks|sizeof)$/;
+
+/** Parameter names a __device__ function's callers pass thread ids in. */
+export const THREAD_ID_PARAM =
+  /^(?:tid|tidx|tidy|tx|ty|tz|thread_?id(?:x)?|threadId(?:x)?|thread_?idx|thr_?idx|t_?idx|lane|lane_?id(?:x)?|laneId(?:x)?|warp|warp_?id(?:x)?|warpId(?:x)?|ltid|local_?id)$/;
+
+/** Asm operands that read a per-thread special register. */
+export const VARYING_ASM = /%%?(?:laneid|tid\b|tid\.|warpid|clock)/;
+
+/** Leaves and type positions that hold no value of the function. */
+export const SKIP: ReadonlySet<string> = new Set([
+  "number_literal",
+  "string_literal",
+  "raw_string_literal",
+  "char_literal",
+  "concatenated_string",
+  "true",
+  "false",
+  "null",
+  "nullptr",
+  "comment",
+  "primitive_type",
+  "type_identifier",
+  "type_descriptor",
+  "template_argument_list",
+  "field_identifier",
+  "namespace_identifier",
+  "qualified_identifier",
+  "sizeof_expression",
+  "alignof_expression",
+  "preproc_def",
+  "preproc_function_def",
+  "preproc_call",
+  "preproc_include",
+  "namespace_alias_definition",
+  "alias_declaration",
+  "type_definition",
+  "using_declaration",
+  "static_assert_declaration",
+]);
+
+/** Expressions whose deps may be read from their text (see Walk.textDeps). */
+export const PLAIN_EXPRESSIONS: ReadonlySet<string> = new Set([
+  "binary_expression",
+  "field_expression",
+  "subscript_expression",
+  "call_expression",
+  "parenthesized_expression",
+  "unary_expression",
+  "pointer_expression",
+  "cast_expression",
+  "conditional_expression",
+  "update_expression",
+]);
+
+/**
+ * What only the tree can tell: assignments (`=`, `+=`, `<<=`), barriers, lambdas, `&x` out-parameters,
+ * literals and comments, sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`).
+ */
+export const NEEDS_TREE =
+  /(?:^|[^=!<>])=(?!=)|<<=|>>=|sync|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
+
+/**
+ * `[type] name [op]= value;` or `value;`: a declaration of one plain variable or an assignment to one
+ * (groups: type, name, value). The type is words and spaces only (no pointer, reference, array, template).
+ */
+export const SIMPLE_STATEMENT =
+  /^(?:(?:((?:[A-Za-z_]\w*\s+)*?[A-Za-z_]\w*)\s+)?([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=))?\s*([^;]*);$/s;
+
+/** Declarations the tree must read: shared memory, `auto`, groups, storage classes. */
+export const DECLARATION_TYPE_STOP =
+  /__shared__|\bauto\b|group|thread_block|tile|\bstatic\b|\bextern\b|\btypedef\b|\busing\b/;
+
+/** A name, what comes before it (`.`, `->`, `::`) and whether a call or `::` follows. */
+export const WORD = /(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g;
+
+export const LOOPS: ReadonlySet<string> = new Set([
+  "for_statement",
+  "while_statement",
+  "do_statement",
+  "for_range_loop",
+]);
+
+export function union(...all: Deps[]): Deps {
+  let direct = false;
+  const syms: number[] = [];
+  for (const d of all) {
+    direct ||= d.direct;
+    for (const s of d.syms) syms.push(s);
+  }
+  return direct ? VARYING : syms.length === 0 ? NONE : { direct, syms };
+}
+
+/** The name a call calls: `f`, `ns::f`, `obj.f`, `f<T>`. */
+export function calleeName(fn: Node | null): string {
+  if (!fn) return "";
+  if (fn.type === "identifier" || fn.type === "field_identifier") return fn.text;
+  if (fn.type === "field_expression") return fn.childForFieldName("field")?.text ?? "";
+  if (fn.type === "qualified_identifier" || fn.type === "template_function")
+    return calleeName(fn.childForFieldName("name"));
+  return "";
+}
+
+/** The threads a cooperative group's declaration names: its type or the call that made it. */
+export function groupLevel(text: string): BarrierLevel | undefined {
+  if (
+    /tiled_partition|thread_block_tile|coalesced_(?:group|threads)|binary_partition|labeled_partition/.test(
+      text,
+    )
+  )
+    return "warp";
+  if (/\bthread_block\b|\bgrid_group\b|\bcluster_group\b|this_thread_block|this_grid|this_cluster/.test(text))
+    return "block";
+  return undefined;
+}
+
+/** Pointer-like `auto` initialisers: a cast to a pointer or an address. */
+export function pointerish(value: string): boolean {
+  return /\*\s*[>)]/.test(value) || /^\s*&/.test(value);
+}
+
+/** Finds the symbol a name means at the current point of the walk. */
+export type Resolve = (name: string) => number | undefined;

@@ -1,0 +1,130 @@
+// The uniformity analysis' readers of text (uniformity.ts): an expression's deps without walking its
+// nodes, and the trip count of a loop whose bounds move together.
+import type { Node } from "web-tree-sitter";
+import { descendants, declaredName, unparen } from "./nodes";
+import {
+  calleeName,
+  NEEDS_TREE,
+  NONE,
+  union,
+  UNIFORM_CALL,
+  VARYING,
+  VARYING_CALL,
+  VARYING_NAMES,
+  WORD,
+  type Deps,
+  type Resolve,
+} from "./uniformityBase";
+
+/**
+ * The deps of an expression read from its text, when it holds nothing the tree is needed for (see
+ * NEEDS_TREE): most conditions and right-hand sides. Visiting every node of them costs ~10x more.
+ */
+export function textDeps(text: string, resolve: Resolve): Deps | undefined {
+  if (NEEDS_TREE.test(text)) return undefined;
+  const syms: number[] = [];
+  for (const m of text.matchAll(WORD)) {
+    const [, before, word, after] = m;
+    if (after?.startsWith("(")) {
+      if (VARYING_CALL.test(word!)) return VARYING;
+      if (UNIFORM_CALL.test(word!)) return undefined;
+      continue;
+    }
+    if (before || after) continue; // a member, or a namespace or class name
+    const s = resolve(word!);
+    if (s !== undefined) syms.push(s);
+    else if (VARYING_NAMES.has(word!)) return VARYING;
+  }
+  return syms.length === 0 ? NONE : { direct: false, syms };
+}
+
+/** A counted loop `for (name = start; name OP bound; update)`; `step` is null for `++`/`--`. */
+export interface LoopShape {
+  name: string;
+  start: Node;
+  bound: Node;
+  /** The assignment operator of the update (`+=`, `-=`, `=`…), or `++`/`--`. */
+  op: string;
+  step: Node | null;
+}
+
+/** Reads a for loop as a counted loop: one counter (among a comma list's) in the init, condition and update. */
+export function loopShape(loop: Node): LoopShape | undefined {
+  const cond = unparen(loop.childForFieldName("condition") ?? loop);
+  const name = cond.type === "binary_expression" ? cond.childForFieldName("left")?.text : undefined;
+  const bound = cond.childForFieldName("right");
+  if (!name || !bound) return undefined;
+  const init = loop.childForFieldName("initializer");
+  let start: Node | null = null;
+  if (init?.type === "declaration") {
+    for (const d of init.childrenForFieldName("declarator"))
+      if (d?.type === "init_declarator" && declaredName(d.childForFieldName("declarator"))?.text === name)
+        start = d.childForFieldName("value");
+  } else if (init?.type === "assignment_expression" && init.childForFieldName("operator")?.text === "=") {
+    if (init.childForFieldName("left")?.text === name) start = init.childForFieldName("right");
+  }
+  if (!start) return undefined;
+  const update = loop.childForFieldName("update");
+  for (const u of update ? commaList(unparen(update)) : []) {
+    if (u.type === "assignment_expression" && u.childForFieldName("left")?.text === name)
+      return {
+        name,
+        start,
+        bound,
+        op: u.childForFieldName("operator")?.text ?? "",
+        step: u.childForFieldName("right"),
+      };
+    if (u.type === "update_expression" && u.childForFieldName("argument")?.text === name)
+      return { name, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
+  }
+  return undefined;
+}
+
+/** `a, b, c` → a, b, c. */
+function commaList(n: Node): Node[] {
+  if (n.type !== "comma_expression") return [n];
+  const l = n.childForFieldName("left");
+  const r = n.childForFieldName("right");
+  return l && r ? [...commaList(l), ...commaList(r)] : [n];
+}
+
+/**
+ * `for (t = a + tid; t < b + tid; t += c)`: both bounds move with the same term, so the trip count
+ * depends only on the rest (a, b, c). Its deps, or undefined for other loops.
+ */
+export function shiftedTripCount(loop: Node, resolve: Resolve): Deps | undefined {
+  const shape = loopShape(loop);
+  if (!shape) return undefined;
+  const from = addends(shape.start);
+  const to = addends(shape.bound);
+  const rest = from.filter((f) => {
+    const i = to.findIndex((t) => t.text.replace(/\s+/g, "") === f.text.replace(/\s+/g, ""));
+    if (i >= 0) to.splice(i, 1);
+    return i < 0;
+  });
+  if (rest.length === from.length) return undefined;
+  const step = shape.step ? [shape.step] : [];
+  return union(...[...rest, ...to, ...step].map((n) => pureDeps(n, resolve)));
+}
+
+/** What an expression reads, without recording anything (for a second look at visited code). */
+function pureDeps(n: Node, resolve: Resolve): Deps {
+  const syms: number[] = [];
+  for (const id of descendants(n, "identifier")) {
+    const s = resolve(id.text);
+    if (s !== undefined) syms.push(s);
+    else if (VARYING_NAMES.has(id.text)) return VARYING;
+  }
+  for (const call of descendants(n, "call_expression"))
+    if (VARYING_CALL.test(calleeName(call.childForFieldName("function")))) return VARYING;
+  return { direct: false, syms };
+}
+
+/** The operands of a sum: `a + b + tid` → a, b, tid. */
+function addends(n: Node): Node[] {
+  const u = unparen(n);
+  if (u.type !== "binary_expression" || u.childForFieldName("operator")?.text !== "+") return [u];
+  const l = u.childForFieldName("left");
+  const r = u.childForFieldName("right");
+  return l && r ? [...addends(l), ...addends(r)] : [u];
+}

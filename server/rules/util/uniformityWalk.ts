@@ -1,0 +1,445 @@
+// One pass over a function for the uniformity analysis (uniformity.ts): its variables through their
+// scopes, the assignments between them and the conditions they run under, its barriers and its exits.
+import type { Node } from "web-tree-sitter";
+import { declaredName } from "./nodes";
+import {
+  calleeName,
+  DECLARATION_TYPE_STOP,
+  groupLevel,
+  NONE,
+  PLAIN_EXPRESSIONS,
+  pointerish,
+  SIMPLE_STATEMENT,
+  SKIP,
+  THREAD_ID_PARAM,
+  union,
+  UNIFORM_CALL,
+  VARYING,
+  VARYING_ASM,
+  VARYING_CALL,
+  VARYING_NAMES,
+  type Assign,
+  type Barrier,
+  type BarrierLevel,
+  type Ctx,
+  type Deps,
+  type Exit,
+  type Resolve,
+  type Sym,
+  type SymKind,
+} from "./uniformityBase";
+import { Constants } from "./uniformityConst";
+import { shiftedTripCount, textDeps } from "./uniformityText";
+
+/** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
+export class Walk {
+  readonly syms: Sym[] = [];
+  readonly assigns: Assign[] = [];
+  readonly barriers: Barrier[] = [];
+  readonly exits: Exit[] = [];
+  private readonly scopes: Map<string, number>[] = [];
+  private readonly consts: Constants;
+
+  constructor(
+    fn: Node,
+    body: Node,
+    private readonly kernel: boolean,
+  ) {
+    const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
+    this.consts = new Constants(fn, this.resolver, this.syms);
+    this.scopes.push(new Map());
+    this.params(fn.childForFieldName("declarator"), !kernel);
+    this.visit(body, ctx);
+    this.scopes.pop();
+  }
+
+  private declare(name: string, sym: Sym): number {
+    this.syms.push(sym);
+    this.scopes[this.scopes.length - 1]!.set(name, this.syms.length - 1);
+    return this.syms.length - 1;
+  }
+
+  /** `resolve`, bound: for the text readers (uniformityText.ts). */
+  private readonly resolver: Resolve = (name) => this.resolve(name);
+
+  private resolve(name: string): number | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!.get(name);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  }
+
+  /** Declares a function's or lambda's parameters (a __device__ function's are uniform unless named like a thread id). */
+  private params(declarator: Node | null, device: boolean): void {
+    let d = declarator;
+    while (d && d.type !== "function_declarator" && d.type !== "abstract_function_declarator")
+      d =
+        d.childForFieldName("declarator") ??
+        d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
+        null;
+    const list = d?.childForFieldName("parameters");
+    for (const p of list?.namedChildren ?? []) {
+      if (!p || !p.type.endsWith("parameter_declaration")) continue;
+      const decl = p.childForFieldName("declarator");
+      const name = declaredName(decl);
+      if (!name) continue;
+      const top = decl!.type;
+      const kind: SymKind = top === "identifier" ? "value" : "pointer";
+      this.declare(name.text, {
+        kind,
+        at: -1,
+        varying: device && THREAD_ID_PARAM.test(name.text),
+        group: groupLevel(p.childForFieldName("type")?.text ?? ""),
+      });
+    }
+  }
+
+  /** The value a node computes depends on; records what statements inside it do. */
+  visit(node: Node, c: Ctx): Deps {
+    const t = node.type;
+    if (SKIP.has(t)) return NONE;
+    if (PLAIN_EXPRESSIONS.has(t)) {
+      const fast = textDeps(node.text, this.resolver);
+      if (fast) return fast;
+    }
+    switch (t) {
+      case "identifier": {
+        const s = this.resolve(node.text);
+        return s !== undefined ? { direct: false, syms: [s] } : VARYING_NAMES.has(node.text) ? VARYING : NONE;
+      }
+      case "field_expression":
+        return this.visitOpt(node.childForFieldName("argument"), c);
+      case "call_expression":
+        return this.call(node, c);
+      case "assignment_expression":
+        return this.assignment(node, c);
+      case "conditional_expression": {
+        const cond = node.childForFieldName("condition")!;
+        const deps = this.visit(cond, c);
+        const inner = this.under(c, cond, node, deps);
+        const a = this.visitOpt(node.childForFieldName("consequence"), inner);
+        return union(deps, a, this.visitOpt(node.childForFieldName("alternative"), inner));
+      }
+      case "binary_expression": {
+        const op = node.childForFieldName("operator")?.text;
+        const left = node.childForFieldName("left")!;
+        const l = this.visit(left, c);
+        const rc = op === "&&" || op === "||" ? this.under(c, left, node, l) : c;
+        return union(l, this.visitOpt(node.childForFieldName("right"), rc));
+      }
+      case "lambda_expression":
+        this.lambda(node);
+        return NONE;
+      case "gnu_asm_expression":
+        this.asm(node, c);
+        return NONE;
+      case "declaration":
+        return this.simpleStatement(node, c) ?? this.declaration(node, c);
+      case "expression_statement":
+      case "condition_clause":
+        return this.simpleStatement(node, c) ?? union(...this.childDeps(node, c));
+      case "compound_statement":
+        this.scoped(() => this.children(node, c));
+        return NONE;
+      default:
+        return this.statement(node, c) ?? union(...this.childDeps(node, c));
+    }
+  }
+
+  /**
+   * `x = e;`, `x += e;`, `int x = e;`, `e;` and `(e)` from their text alone, when `e` needs no tree (the
+   * bulk of a kernel's statements); undefined for anything else.
+   */
+  private simpleStatement(node: Node, c: Ctx): Deps | undefined {
+    const text = node.text;
+    if (node.type === "condition_clause")
+      return text.startsWith("(") ? textDeps(text, this.resolver) : undefined;
+    const m = SIMPLE_STATEMENT.exec(text);
+    if (!m) return undefined;
+    const [, type, name, value] = m;
+    const declaration = node.type === "declaration";
+    if (declaration !== !!type || (type && DECLARATION_TYPE_STOP.test(type))) return undefined;
+    const deps = textDeps(value!, this.resolver);
+    if (!deps) return undefined;
+    if (!name) return NONE; // an expression statement without assignment
+    if (type) {
+      const constant = /\bconst(?:expr)?\b/.test(type) && this.consts.declaresOne(node);
+      const id = this.declare(name, { kind: "storage", varying: false, at: node.startIndex, constant });
+      this.record(id, deps, c);
+      return { direct: false, syms: [id] };
+    }
+    const s = this.resolve(name);
+    if (s !== undefined && this.syms[s]!.kind !== "shared") this.record(s, deps, c);
+    return NONE;
+  }
+
+  private visitOpt(node: Node | null, c: Ctx): Deps {
+    return node ? this.visit(node, c) : NONE;
+  }
+
+  private childDeps(node: Node, c: Ctx): Deps[] {
+    const out: Deps[] = [];
+    for (const k of node.namedChildren) if (k) out.push(this.visit(k, c));
+    return out;
+  }
+
+  private children(node: Node, c: Ctx): void {
+    for (const k of node.namedChildren) if (k) this.visit(k, c);
+  }
+
+  private scoped(f: () => void): void {
+    this.scopes.push(new Map());
+    try {
+      f();
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** Control statements, returns and jumps; undefined for other nodes. */
+  private statement(node: Node, c: Ctx): Deps | undefined {
+    switch (node.type) {
+      case "if_statement":
+      case "switch_statement":
+        this.scoped(() => {
+          const cond = node.childForFieldName("condition")!;
+          const inner = this.under(c, cond, node, this.visit(cond, c));
+          if (node.type === "switch_statement") inner.breakable = node;
+          this.visitOpt(node.childForFieldName("consequence") ?? node.childForFieldName("body"), inner);
+          this.visitOpt(node.childForFieldName("alternative"), inner);
+        });
+        return NONE;
+      case "while_statement":
+      case "do_statement": {
+        // a do-while's condition can only name what is declared outside its body
+        const cond = node.childForFieldName("condition")!;
+        this.visitOpt(node.childForFieldName("body"), this.under(c, cond, node, this.visit(cond, c), node));
+        return NONE;
+      }
+      case "for_statement":
+        this.scoped(() => {
+          this.visitOpt(node.childForFieldName("initializer"), c);
+          const cond = node.childForFieldName("condition");
+          const deps = cond ? this.visit(cond, c) : NONE;
+          const trips =
+            cond && this.varies0(deps)
+              ? (shiftedTripCount(node, this.resolver) ?? this.consts.tripCount(node) ?? deps)
+              : deps;
+          const inner = cond ? this.under(c, cond, node, trips, node) : { ...c, loop: node, breakable: node };
+          this.visitOpt(node.childForFieldName("update"), inner);
+          this.visitOpt(node.childForFieldName("body"), inner);
+        });
+        return NONE;
+      case "for_range_loop":
+        this.scoped(() => {
+          const right = node.childForFieldName("right")!;
+          const deps = this.visit(right, c);
+          const name = declaredName(node.childForFieldName("declarator"));
+          if (name)
+            this.record(
+              this.declare(name.text, { kind: "storage", varying: false, at: node.startIndex }),
+              deps,
+              c,
+            );
+          this.visitOpt(node.childForFieldName("body"), this.under(c, right, node, deps, node));
+        });
+        return NONE;
+      case "preproc_if": {
+        // `#if 0` code is not compiled: only its `#else` is
+        const cond = node.childForFieldName("condition")?.text.trim();
+        const alternative = node.childForFieldName("alternative");
+        if (cond === "0") return this.visitOpt(alternative, c);
+        for (const k of node.namedChildren)
+          if (k && !(cond === "1" && k.id === alternative?.id)) this.visit(k, c);
+        return NONE;
+      }
+      case "return_statement":
+        this.children(node, c);
+        this.exits.push({
+          stmt: node,
+          kind: "return",
+          controls: c.controls,
+          target: c.owner,
+          owner: c.owner,
+        });
+        return NONE;
+      case "break_statement":
+      case "continue_statement": {
+        const target =
+          node.type === "continue_statement" ? c.loop : c.breakable?.id === c.loop?.id ? c.loop : undefined;
+        const kind = node.type === "break_statement" ? "break" : "continue";
+        this.exits.push({ stmt: node, kind, controls: c.controls, target, owner: c.owner });
+        return NONE;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Whether deps may vary at all (before the fixed point: any variable might). */
+  private varies0(d: Deps): boolean {
+    return d.direct || d.syms.length > 0;
+  }
+
+  private call(node: Node, c: Ctx): Deps {
+    const fn = node.childForFieldName("function");
+    const name = calleeName(fn);
+    const recv = fn?.type === "field_expression" ? this.visitOpt(fn.childForFieldName("argument"), c) : NONE;
+    const args = node.childForFieldName("arguments")?.namedChildren.filter((a): a is Node => !!a) ?? [];
+    const argDeps = args.map((a) => this.visit(a, c));
+    const level = this.barrierLevel(name, fn, args);
+    if (level) this.barriers.push({ call: node, level, controls: c.controls, owner: c.owner });
+    const misparsed = this.misparsedComparison(fn);
+    const varying = VARYING_CALL.test(misparsed?.callee ?? name);
+    const all = varying ? VARYING : union(recv, ...argDeps);
+    // `f(…, &x)` may write x from what the call read
+    for (const a of args)
+      if (a.type === "pointer_expression" && a.child(0)?.type === "&")
+        this.assignTo(a.childForFieldName("argument"), all, c);
+    if (misparsed) return union(misparsed.left, UNIFORM_CALL.test(misparsed.callee) ? NONE : all);
+    return UNIFORM_CALL.test(name) ? NONE : all;
+  }
+
+  /**
+   * `i < size<3>(t)` parses as the template call `i<(size<3)>(t)`: a local variable cannot be a template,
+   * so that is a comparison of `i` with the call `size<3>(t)`.
+   */
+  private misparsedComparison(fn: Node | null): { left: Deps; callee: string } | undefined {
+    if (fn?.type !== "template_function") return undefined;
+    const name = fn.childForFieldName("name");
+    const s = name?.type === "identifier" ? this.resolve(name.text) : undefined;
+    if (s === undefined) return undefined;
+    let callee = fn.childForFieldName("arguments")?.namedChild(0) ?? null;
+    while (callee && callee.type === "binary_expression") callee = callee.childForFieldName("left");
+    return { left: { direct: false, syms: [s] }, callee: calleeName(callee) };
+  }
+
+  /** Which threads a call waits for, when it is a barrier. */
+  private barrierLevel(name: string, fn: Node | null, args: Node[]): BarrierLevel | undefined {
+    if (name.startsWith("__syncthreads")) return "block";
+    if (name === "__syncwarp") return "warp";
+    if (name !== "sync") return undefined;
+    // `g.sync()`, or `cg::sync(g)`
+    const group =
+      fn?.type === "field_expression" ? fn.childForFieldName("argument") : args.length === 1 ? args[0] : null;
+    if (!group) return undefined;
+    if (group.type === "identifier") {
+      const s = this.resolve(group.text);
+      return (s !== undefined ? this.syms[s]!.group : undefined) ?? "unknown";
+    }
+    return groupLevel(group.text) ?? "unknown";
+  }
+
+  /**
+   * Records `left = deps`: a variable, or an element of local storage (`a[i]`, `v.x`, `a[i].x`). Writes
+   * through pointers reach memory, not the variable: `p[i]`, `*p`, `p->x`, and `s.ptr[i]` (an index into a
+   * member is most often a pointer member).
+   */
+  private assignTo(left: Node | null, deps: Deps, c: Ctx): Deps {
+    const parts: Deps[] = [deps];
+    let target = left;
+    let element = false;
+    let memory = false;
+    while (target) {
+      if (target.type === "parenthesized_expression") target = target.namedChild(0);
+      else if (target.type === "subscript_expression" || target.type === "pointer_expression") {
+        const index = target.childForFieldName("indices") ?? target.childForFieldName("index");
+        if (index) parts.push(this.visit(index, c));
+        target = target.childForFieldName("argument");
+        memory ||= target?.type === "field_expression";
+        element = true;
+      } else if (target.type === "field_expression") {
+        memory ||= target.child(1)?.type === "->";
+        element = true;
+        target = target.childForFieldName("argument");
+      } else break;
+    }
+    if (target?.type !== "identifier") {
+      if (target) parts.push(this.visit(target, c));
+      return union(...parts);
+    }
+    const s = this.resolve(target.text);
+    const sym = s === undefined ? undefined : this.syms[s]!;
+    if (!sym || sym.kind === "shared" || memory || (element && sym.kind === "pointer"))
+      return union(...parts);
+    this.record(s!, union(...parts), c);
+    return { direct: false, syms: [s!] };
+  }
+
+  /**
+   * Records an assignment to symbol `s`. Of the conditions it runs under, only those around the variable's
+   * whole life do not count: threads that skip the declaration have no such variable (a loop counter
+   * declared inside a thread-dependent loop is still uniform among the threads that run it).
+   */
+  private record(s: number, deps: Deps, c: Ctx): void {
+    const at = this.syms[s]!.at;
+    const controls = c.controls.filter((k) => !(k.guarded.startIndex <= at && at < k.guarded.endIndex));
+    this.assigns.push({ target: s, deps, controls });
+  }
+
+  private assignment(node: Node, c: Ctx): Deps {
+    const deps = this.visitOpt(node.childForFieldName("right"), c);
+    return this.assignTo(node.childForFieldName("left"), deps, c);
+  }
+
+  private declaration(node: Node, c: Ctx): Deps {
+    const type = node.childForFieldName("type");
+    const shared = node.children.some((k) => k?.type === "type_qualifier" && k.text === "__shared__");
+    const auto = type?.type === "placeholder_type_specifier";
+    const typeText = type?.text ?? "";
+    const out: number[] = [];
+    for (const d of node.childrenForFieldName("declarator")) {
+      if (!d) continue;
+      const init = d.type === "init_declarator";
+      const decl = init ? d.childForFieldName("declarator") : d;
+      const value = init ? d.childForFieldName("value") : node.childForFieldName("value");
+      const deps = value ? this.visit(value, c) : NONE;
+      const name = declaredName(decl);
+      if (!name || !decl) continue;
+      const ref = decl.type === "pointer_declarator" || decl.type === "reference_declarator";
+      const kind: SymKind = shared
+        ? "shared"
+        : ref || (auto && value && pointerish(value.text))
+          ? "pointer"
+          : "storage";
+      const groupish = auto || /group|thread_block|tile/.test(typeText);
+      const group = groupish
+        ? (groupLevel(typeText) ?? (value ? groupLevel(value.text) : undefined))
+        : undefined;
+      const constant = kind === "storage" && this.consts.declares(node, value);
+      const id = this.declare(name.text, { kind, varying: false, group, at: d.startIndex, constant });
+      if (value && !shared) this.record(id, deps, c);
+      out.push(id);
+    }
+    return { direct: false, syms: out };
+  }
+
+  /** A lambda's body: its own parameters (uniform: its callers are not looked at) and exits. */
+  private lambda(node: Node): void {
+    this.scoped(() => {
+      this.params(node.childForFieldName("declarator"), false);
+      const body = node.childForFieldName("body");
+      if (body) this.visit(body, { controls: [], loop: undefined, breakable: undefined, owner: node });
+    });
+  }
+
+  /** `asm("mov.u32 %0, %%laneid;" : "=r"(lane))`: outputs take the inputs' deps, or vary with the register read. */
+  private asm(node: Node, c: Ctx): void {
+    const code = node.childForFieldName("assembly_code")?.text ?? "";
+    const operands = (field: string): Node[] =>
+      (node.childForFieldName(field)?.namedChildren ?? []).flatMap((o) => {
+        const v = o?.childForFieldName("value");
+        return v ? [v] : [];
+      });
+    const inputs = union(...operands("input_operands").map((v) => this.visit(v, c)));
+    const deps = VARYING_ASM.test(code) ? VARYING : inputs;
+    for (const out of operands("output_operands")) this.assignTo(out, deps, c);
+  }
+
+  /** The context inside a statement guarded by `cond`. */
+  private under(c: Ctx, cond: Node, guarded: Node, deps: Deps, loop?: Node): Ctx {
+    const controls = [{ cond, guarded, deps }, ...c.controls];
+    return loop ? { ...c, controls, loop, breakable: loop } : { ...c, controls };
+  }
+}

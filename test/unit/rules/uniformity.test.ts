@@ -1,0 +1,169 @@
+// The uniformity analysis (server/rules/util/uniformity.ts): which conditions differ between the threads
+// of a block, which barriers wait for the whole block, and the exits that leave before a barrier.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { parseSource } from "../../../server/lint/lintDocument";
+import { FileIndex } from "../../../server/rules/util/fileIndex";
+import { Uniformity } from "../../../server/rules/util/uniformity";
+
+/** Each condition around each barrier of the file's first function, `cond: varying|uniform`. */
+async function conditions(src: string): Promise<string[]> {
+  const idx = FileIndex.begin(await parseSource(src), src);
+  const fn = idx.deviceFunctions()[0]!;
+  const u = Uniformity.of(idx, fn);
+  assert.equal(Uniformity.of(idx, fn), u, "one analysis per function and run");
+  const seen = new Set<number>();
+  const out: string[] = [];
+  for (const b of u.barriers)
+    for (const k of b.controls) {
+      if (seen.has(k.cond.id)) continue;
+      seen.add(k.cond.id);
+      out.push(`${k.cond.text.replace(/^\((.*)\)$/s, "$1")}: ${u.varies(k.deps) ? "varying" : "uniform"}`);
+    }
+  return out;
+}
+
+const kernel = (body: string, params = "const float* in, int n, P p"): string =>
+  `template <int N> __global__ void k(${params}) {\n${body}\n}`;
+
+describe("uniformity: values", () => {
+  it("threadIdx, lane and warp ids, shuffles, votes and atomics vary; what flows from them varies", async () => {
+    const got = await conditions(
+      kernel(`
+  int tid = threadIdx.x; int lane = tid % 32; int warp = tid / 32;
+  float v = in[tid];
+  float w = __shfl_sync(0xffffffff, v, 0);
+  unsigned b = __ballot_sync(0xffffffff, v > 0);
+  int slot = atomicAdd((int*)in, 1);
+  if (lane == 0) __syncthreads();
+  if (warp < 2) __syncthreads();
+  if (v > 0) __syncthreads();
+  if (w > 0) __syncthreads();
+  if (b) __syncthreads();
+  if (slot == 0) __syncthreads();
+  if (cg::this_thread_block().thread_rank() == 0) __syncthreads();`),
+    );
+    assert.deepEqual(
+      got.map((g) => g.split(": ")[1]),
+      Array(7).fill("varying"),
+      got.join("\n"),
+    );
+  });
+
+  it("parameters, template parameters, constants, blockIdx and uniform loop counters are uniform", async () => {
+    const got = await conditions(
+      kernel(`
+  const int row = blockIdx.x * 4 + blockIdx.y;
+  constexpr int K = sizeof(float) * N;
+  for (int i = 0; i < p.count; ++i) __syncthreads();
+  for (int i = N; i > 1; i /= 2) __syncthreads();
+  if (row < n && K > 2 && gridDim.y > 1) __syncthreads();
+  int total = 0;
+  for (int j = 0; j < n; j++) total += j;
+  if (total > 3) __syncthreads();
+  if (__syncthreads_or(in[threadIdx.x] > 0)) __syncthreads();`),
+    );
+    assert.ok(
+      got.every((g) => g.endsWith("uniform")),
+      got.join("\n"),
+    );
+    assert.equal(got.length, 5);
+  });
+
+  it("names are resolved through scopes: another loop's `i` does not leak", async () => {
+    const got = await conditions(
+      kernel(`
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {}
+  for (int i = 0; i < n; ++i) __syncthreads();`),
+    );
+    assert.deepEqual(got, ["i < n: uniform"]);
+  });
+
+  it("assignments under a thread-dependent condition vary; shared memory read after a barrier does not", async () => {
+    const got = await conditions(
+      kernel(`
+  __shared__ int flag;
+  int mine = 0;
+  if (threadIdx.x == 0) { flag = 1; mine = 1; }
+  __syncthreads();
+  if (flag) __syncthreads();
+  if (mine) __syncthreads();
+  float acc[4];
+  acc[threadIdx.x % 4] = 1.0f;
+  if (acc[0] > 0) __syncthreads();
+  float* out = (float*)in;
+  out[threadIdx.x] = 2.0f;
+  if (out[0] > 0) __syncthreads();`),
+    );
+    assert.deepEqual(got, ["flag: uniform", "mine: varying", "acc[0] > 0: varying", "out[0] > 0: uniform"]);
+  });
+});
+
+describe("uniformity: functions, parse quirks and barriers", () => {
+  it("a __device__ function's parameters are uniform unless named like a thread id", async () => {
+    const got = await conditions(
+      `__device__ void f(int n, int lane) {\n  if (n > 0) __syncthreads();\n  if (lane == 0) __syncthreads();\n}`,
+    );
+    assert.deepEqual(got, ["n > 0: uniform", "lane == 0: varying"]);
+  });
+
+  it("`i < size<3>(t)` (parsed as a template call) compares i with the call", async () => {
+    const got = await conditions(
+      kernel(`
+  auto t = partition(in, threadIdx.x);
+  for (int k = 0; k < size<3>(t); ++k) __syncthreads();`),
+    );
+    assert.deepEqual(got, ["k < size<3>(t): uniform"]);
+  });
+
+  it("classifies barriers: __syncthreads and block groups wait for the block, tiles and __syncwarp for a warp", async () => {
+    const src = kernel(`
+  cg::thread_block cta = cg::this_thread_block();
+  auto tile = cg::tiled_partition<32>(cta);
+  cg::sync(cta); cta.sync(); cg::this_thread_block().sync(); tile.sync(); __syncwarp(); __syncthreads_count(1);
+  if (threadIdx.x >= n) return;
+  __syncthreads();`);
+    const idx = FileIndex.begin(await parseSource(src), src);
+    const u = Uniformity.of(idx, idx.deviceFunctions()[0]!);
+    assert.deepEqual(
+      u.barriers.map((b) => b.level),
+      ["block", "block", "block", "warp", "warp", "block", "block"],
+    );
+    assert.deepEqual(
+      u.exits.map((e) => `${e.kind}: ${u.firstVarying(e.controls)?.cond.text}`),
+      ["return: (threadIdx.x >= n)"],
+    );
+  });
+});
+
+describe("uniformity: trip counts", () => {
+  it("a thread-offset loop with a compile-time bound and stride is uniform; a run-time bound or stride varies", async () => {
+    const got = await conditions(
+      `#define step_size 64
+enum { rows = 8 };
+template <typename Traits, int BS, int block> __global__ void k(P params, int n) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned c = blockIdx.x * 32 + lane;
+  constexpr unsigned COL_STRIDE = Traits::CTAS * 32;
+  const int wide = 2 * BS;
+  for (unsigned col = c, out = c / 2; col < Traits::COLS; col += COL_STRIDE, out += COL_STRIDE / 2) __syncthreads();
+  for (int r = threadIdx.x; r < rows * sizeof(float); r += static_cast<int>(wide)) __syncthreads();
+  for (int s = lane; s < block; s += step_size) __syncthreads();
+  for (int a = c; a < n; a += COL_STRIDE) __syncthreads();
+  for (int b = c; b < Traits::COLS; b += blockDim.x) __syncthreads();
+  for (int d = params.start[lane]; d < BS; d += 32) __syncthreads();
+  const int runtime = n * 2;
+  for (int e = lane; e < runtime; e++) __syncthreads();
+}`,
+    );
+    assert.deepEqual(got, [
+      "col < Traits::COLS: uniform",
+      "r < rows * sizeof(float): uniform",
+      "s < block: uniform",
+      "a < n: varying",
+      "b < Traits::COLS: varying",
+      "d < BS: varying",
+      "e < runtime: varying",
+    ]);
+  });
+});
