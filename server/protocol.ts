@@ -31,6 +31,17 @@ export interface TargetsParams {
 /** Server -> client: the resolved targets of a document changed. */
 export const targetsNotification = new NotificationType<TargetsParams>("cudaKernelDev/targets");
 
+export interface MachineGpuParams {
+  /** This machine's GPU as an SM number (the lowest when there are several), e.g. 90. */
+  arch: number;
+}
+
+/**
+ * Client -> server: the machine's GPU, found by the extension (nvidia-smi at its machine-scoped path, in a
+ * trusted workspace). Files that declare no targets assume it, as `cuda-kernel-dev lint` does.
+ */
+export const machineGpuNotification = new NotificationType<MachineGpuParams>("cudaKernelDev/machineGpu");
+
 export interface ServerStatusParams {
   health: "ok" | "warning" | "error";
   message: string;

@@ -8,11 +8,14 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
+import { machineGpuArch } from "../../server/lint/machineGpu";
 import {
+  machineGpuNotification,
   serverStatusNotification,
   targetsNotification,
   type InitializationOptions,
 } from "../../server/protocol";
+import { settings } from "../settings";
 import type { TargetsStatus } from "../statusBar";
 
 let client: LanguageClient | undefined;
@@ -40,7 +43,19 @@ export function start(ctx: vscode.ExtensionContext, status: TargetsStatus): Prom
     client.onNotification(targetsNotification, (p) => status.show(p)),
     client.onNotification(serverStatusNotification, (p) => status.health(p)),
   );
-  return client.start();
+  const started = client.start();
+  void started.then(() => tellMachineGpu(client));
+  return started;
+}
+
+/**
+ * Files that declare no targets assume this machine's GPU, as the CLI does. nvidia-smi runs from the
+ * machine-scoped setting and only in a trusted workspace; after the server is up, so it delays nothing.
+ */
+async function tellMachineGpu(c: LanguageClient | undefined): Promise<void> {
+  if (!c || !vscode.workspace.isTrusted) return;
+  const arch = await machineGpuArch(settings().nvidiaSmiPath);
+  if (arch !== undefined && c.isRunning()) await c.sendNotification(machineGpuNotification, { arch });
 }
 
 export function stop(): Thenable<void> | undefined {

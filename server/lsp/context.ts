@@ -75,6 +75,8 @@ export class ServerContext {
   /** Settings sent by a client that cannot answer workspace/configuration. */
   pushedSettings: unknown;
   debounceMs = DEFAULT_DEBOUNCE_MS;
+  /** This machine's GPU (SM number), when the client found one: assumed where no targets are declared. */
+  machineGpuArch: number | undefined;
 
   // The protocol allows notifications only after the handshake: status is held until `initialized`.
   readonly initialized: Promise<void>;

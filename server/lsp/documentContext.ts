@@ -6,7 +6,7 @@ import { formatArch } from "../lint/arch";
 import { configFor } from "../lint/config";
 import { readSettings } from "../lint/settings";
 import { describeContext, resolveBuildContext } from "../lint/buildContext";
-import { targetsNotification, type TargetsParams } from "../protocol";
+import { machineGpuNotification, targetsNotification, type TargetsParams } from "../protocol";
 import { rules } from "../rules/index";
 import type { DocumentContext, ServerContext } from "./context";
 import { filePath } from "./convert";
@@ -75,6 +75,7 @@ export class DocumentContexts {
       file: path ?? "/nonexistent/untitled.cu",
       explicit,
       stopAt: path ? root : "/",
+      ...(ctx.machineGpuArch !== undefined ? { gpuArch: ctx.machineGpuArch } : {}),
     });
     return { settings, config, targets: build.targets, build, root };
   }
@@ -101,6 +102,16 @@ export function register(ctx: ServerContext): void {
     });
   });
   connection.onDidChangeWatchedFiles(() => ctx.guard("didChangeWatchedFiles", undefined, invalidateAll));
+  connection.onNotification(machineGpuNotification, (p: unknown) =>
+    ctx.guard("machineGpu", undefined, () => {
+      // Untyped on the wire: only a plausible SM number is taken.
+      const arch = p !== null && typeof p === "object" && "arch" in p ? p.arch : undefined;
+      if (typeof arch !== "number" || !Number.isInteger(arch) || arch < 30 || arch > 200) return;
+      if (ctx.machineGpuArch === arch) return;
+      ctx.machineGpuArch = arch;
+      invalidateAll();
+    }),
+  );
   ctx.onDidClose.event((uri) => ctx.contexts.forget(uri));
   // A client that answers workspace/configuration is asked to say when the settings change.
   void ctx.initialized.then(() => {

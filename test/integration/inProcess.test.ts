@@ -12,7 +12,12 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { startServer } from "../../server/lsp/server";
-import { serverStatusNotification, targetsNotification, type TargetsParams } from "../../server/protocol";
+import {
+  machineGpuNotification,
+  serverStatusNotification,
+  targetsNotification,
+  type TargetsParams,
+} from "../../server/protocol";
 import { rules } from "../../server/rules/index";
 
 test("in process: open -> targets and diagnostics, close -> cleared", async () => {
@@ -68,6 +73,67 @@ test("in process: open -> targets and diagnostics, close -> cleared", async () =
   await client.sendNotification("textDocument/didClose", { textDocument: { uri } });
   for (let i = 0; i < 500 && published.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(published[1], { uri, diagnostics: [] });
+  await client.sendRequest("shutdown");
+  client.dispose();
+  server.dispose();
+});
+
+test("in process: the machine's GPU from the client is assumed where no targets are declared", async () => {
+  const [toServer, toClient] = [new PassThrough(), new PassThrough()];
+  const server = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(toServer),
+    new StreamMessageWriter(toClient),
+  );
+  startServer(server);
+  const client = createProtocolConnection(
+    new StreamMessageReader(toClient),
+    new StreamMessageWriter(toServer),
+  );
+  const published: PublishDiagnosticsParams[] = [];
+  const targets: TargetsParams[] = [];
+  const ready = new Promise((resolve) => client.onNotification(serverStatusNotification, resolve));
+  client.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    published.push(p);
+  });
+  client.onNotification(targetsNotification, (p) => {
+    targets.push(p);
+  });
+  client.listen();
+  await client.sendRequest("initialize", {
+    processId: null,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { lintDebounceMs: 0, settings: {} },
+  });
+  await client.sendNotification("initialized", {});
+  await ready;
+  const uri = "untitled:bf16.cu";
+  const text = [
+    "#include <cuda_bf16.h>",
+    "__global__ void k(__nv_bfloat16* x) { x[0] = __hadd(x[0], x[1]); }",
+    "",
+  ].join("\n");
+  await client.sendNotification("textDocument/didOpen", {
+    textDocument: { uri, languageId: "cuda-cpp", version: 1, text },
+  });
+  const codes = (i: number): unknown[] => published[i]?.diagnostics.map((d) => d.code) ?? [];
+  for (let i = 0; i < 500 && published.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  // No targets anywhere: the arch-dependent rules are off and one note says so.
+  assert.deepEqual(codes(0), ["targets"]);
+  assert.match(published[0]?.diagnostics[0]?.message ?? "", /bf16-unsupported-arch/);
+
+  // Out-of-range values are ignored; a real SM relints with it assumed.
+  await client.sendNotification(machineGpuNotification.method, { arch: 5 });
+  await client.sendNotification(machineGpuNotification.method, { arch: 75 });
+  for (let i = 0; i < 500 && published.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(published.length, 2, "one relint, for the valid notification only");
+  assert.ok(codes(1).includes("targets"), `got ${JSON.stringify(codes(1))}`);
+  assert.match(
+    published[1]?.diagnostics.find((d) => d.code === "targets")?.message ?? "",
+    /assuming this machine's GPU \(sm_75\)/,
+  );
+  assert.deepEqual(targets.at(-1)?.archs, ["sm_75"]);
   await client.sendRequest("shutdown");
   client.dispose();
   server.dispose();
