@@ -116,7 +116,9 @@ function measured(
   peakGBs: number,
   offsetNs: number | undefined,
 ): PointResult {
-  const fix = (s: SampleStats) => (offsetNs === undefined ? s : correctStats(s, offsetNs));
+  // Not behind the blocking kernel, the launch latency is in the times and dwarfs the offset: left as is.
+  const fix = (s: SampleStats) =>
+    offsetNs === undefined || s.blocked === false ? s : correctStats(s, offsetNs);
   const rk = fix(r.kernel);
   const rb = r.baseline && fix(r.baseline);
   const k = { ...rk, ...derive(rk, p.bytes, p.flops, peakGBs) };

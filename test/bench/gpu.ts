@@ -157,7 +157,7 @@ function row(
   offsetNs: number | undefined,
   ncu: number | string,
 ): { cells: Record<string, string>; ok: boolean } {
-  const k = offsetNs === undefined ? raw : correctStats(raw, offsetNs);
+  const k = offsetNs === undefined || raw.blocked === false ? raw : correctStats(raw, offsetNs);
   const delta = pct(k.medianNs, ncu);
   // Limits by ncu's time: ±2% from 20 µs, ±5% from 3 µs, none below (reported only).
   const limit = typeof ncu !== "number" ? NaN : ncu >= 20e3 ? 2 : ncu >= 3e3 ? 5 : Infinity;

@@ -117,6 +117,17 @@ test("a run on a calibrated GPU reports times less the offset, the raw medians, 
   });
   assert.equal(r.timingNote, "event overhead −0.90 µs, calibrated with ncu on 2026-11-24");
   assert.match(formatTable(r), /\nevent overhead −0\.90 µs, calibrated with ncu on 2026-11-24(\n|$)/);
+  // Timed without the blocking kernel, the launch latency is in the times: not corrected.
+  const unblocked = { ...ok(40_000, 60_000), kernel: { ...stats(40_000), blocked: false } };
+  const u = await runBenchmark({
+    file: fixture,
+    kernel: "scale_f32",
+    runner: new FakeRunner(() => unblocked),
+    cacheDir,
+    calibrationPath: path,
+  });
+  assert.deepEqual([u.points[0]!.kernel?.medianNs, u.points[0]!.kernel?.eventMedianNs], [40_000, undefined]);
+  assert.equal(u.points[0]!.baseline?.medianNs, 59_100);
 });
 
 test("without a calibration (or with a broken file) the figures are the events' and the note says how to calibrate", async () => {
