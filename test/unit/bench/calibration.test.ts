@@ -2,6 +2,7 @@
 // calibration is kept and for which GPU and driver it holds, a malformed file ignored with a note,
 // and what a benchmark run reports with and without one (a fake runner; the real nvcc compiles).
 import { test } from "node:test";
+import type { BenchmarkResult } from "../../../native/runner/protocol";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +24,16 @@ import { FakeRunner, ok, stats } from "./fakeRunner";
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
 const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
 const fresh = () => join(mkdtempSync(join(tmpdir(), "ckd-cal-")), "timing-calibration.json");
+
+/** scale.cu benchmarked against a fake runner answering `answer`, with the calibration file at `path`. */
+const run = (answer: BenchmarkResult, calibrationPath: string) =>
+  runBenchmark({
+    file: fixture,
+    kernel: "scale_f32",
+    runner: new FakeRunner(() => answer),
+    cacheDir,
+    calibrationPath,
+  });
 
 const h200cal: TimingCalibration = {
   gpu: "NVIDIA H200",
@@ -96,14 +107,7 @@ test("a malformed calibration file is ignored, with a note saying so", async () 
 test("a run on a calibrated GPU reports times less the offset, the raw medians, the offset and its note", async () => {
   const path = fresh();
   await saveCalibration(h200cal, path);
-  const runner = new FakeRunner(() => ok(4000, 6000));
-  const r = await runBenchmark({
-    file: fixture,
-    kernel: "scale_f32",
-    runner,
-    cacheDir,
-    calibrationPath: path,
-  });
+  const r = await run(ok(4000, 6000), path);
   const p = r.points[0]!;
   assert.deepEqual([p.kernel?.medianNs, p.kernel?.eventMedianNs], [3100, 4000]);
   assert.deepEqual([p.baseline?.medianNs, p.baseline?.eventMedianNs], [5100, 6000]);
@@ -119,26 +123,13 @@ test("a run on a calibrated GPU reports times less the offset, the raw medians, 
   assert.match(formatTable(r), /\nevent overhead −0\.90 µs, calibrated with ncu on 2026-11-24(\n|$)/);
   // Timed without the blocking kernel, the launch latency is in the times: not corrected.
   const unblocked = { ...ok(40_000, 60_000), kernel: { ...stats(40_000), blocked: false } };
-  const u = await runBenchmark({
-    file: fixture,
-    kernel: "scale_f32",
-    runner: new FakeRunner(() => unblocked),
-    cacheDir,
-    calibrationPath: path,
-  });
+  const u = await run(unblocked, path);
   assert.deepEqual([u.points[0]!.kernel?.medianNs, u.points[0]!.kernel?.eventMedianNs], [40_000, undefined]);
   assert.equal(u.points[0]!.baseline?.medianNs, 59_100);
 });
 
 test("without a calibration (or with a broken file) the figures are the events' and the note says how to calibrate", async () => {
-  const runner = new FakeRunner(() => ok(4000, 6000));
-  const r = await runBenchmark({
-    file: fixture,
-    kernel: "scale_f32",
-    runner,
-    cacheDir,
-    calibrationPath: fresh(),
-  });
+  const r = await run(ok(4000, 6000), fresh());
   assert.equal(r.points[0]!.kernel?.medianNs, 4000);
   assert.equal(r.points[0]!.kernel?.eventMedianNs, undefined);
   assert.equal(r.points[0]!.speedup, 1.5);
@@ -147,13 +138,7 @@ test("without a calibration (or with a broken file) the figures are the events' 
   assert.ok(formatTable(r).endsWith(UNCALIBRATED_NOTE));
   const broken = fresh();
   writeFileSync(broken, "[]");
-  const b = await runBenchmark({
-    file: fixture,
-    kernel: "scale_f32",
-    runner,
-    cacheDir,
-    calibrationPath: broken,
-  });
+  const b = await run(ok(4000, 6000), broken);
   assert.match(b.timingNote ?? "", /is malformed \(.+\), ignored; small kernels read ~1 µs high/);
 });
 
