@@ -15,6 +15,7 @@ export const NSYS_COMMAND = "cudaKernelDev.nsysProfile";
 export const REFRESH_DEVICES_COMMAND = "cudaKernelDev.refreshDevices";
 export const BENCHMARK_COMMAND = "cudaKernelDev.benchmark";
 export const OPEN_RESULTS_COMMAND = "cudaKernelDev.openBenchResults";
+export const CALIBRATE_COMMAND = "cudaKernelDev.calibrateBenchTiming";
 /** Cheap (a scan of the document), so it lives in the entry with its code action. */
 export const WRITE_SPEC_COMMAND = "cudaKernelDev.writeBenchSpec";
 
@@ -43,6 +44,7 @@ export const LAZY_COMMANDS = {
   [REFRESH_DEVICES_COMMAND]: "profiling",
   [BENCHMARK_COMMAND]: "bench",
   [OPEN_RESULTS_COMMAND]: "bench",
+  [CALIBRATE_COMMAND]: "bench",
 } as const satisfies Record<string, FeatureBundle>;
 
 /** The custom editors (all read-only), each with the bundle that implements it. */

@@ -61,6 +61,8 @@ export interface BenchJob {
   /** Overrides the device's architecture (e.g. "sm_90a"). */
   arch?: string;
   cacheDir: string;
+  /** The timing calibration file (calibration.ts); default: the user's cache folder. */
+  calibrationPath?: string;
   signal?: AbortSignal;
   onProgress?: (p: BenchProgress) => void;
 }

@@ -148,7 +148,8 @@ export function formatTable(r: BenchRunResults): string {
       (p) =>
         `${p.label}: timed without the blocking kernel (it timed out or could not load), launch latency included`,
     );
-  return [title, line(head), ...rows.map(line), ...errors, ...notes, ...torchNotes(r)].join("\n");
+  const timing = r.timingNote ? [r.timingNote] : [];
+  return [title, line(head), ...rows.map(line), ...errors, ...notes, ...timing, ...torchNotes(r)].join("\n");
 }
 
 const times = (x: number | undefined): string => (x !== undefined ? `${x.toFixed(2)}x` : "-");

@@ -7,6 +7,7 @@ import type {
   SampleStats,
   TimingOptions,
 } from "../../native/runner/protocol";
+import type { AppliedCalibration, CorrectedStats } from "./calibration";
 import type { TorchCheck } from "./torch/torchProtocol";
 
 export const RESULTS_SCHEMA = 1;
@@ -24,8 +25,9 @@ export interface PointShape {
 }
 
 export interface PointResult extends PointShape {
-  kernel?: SampleStats;
-  baseline?: SampleStats;
+  /** With a calibration, times less the event overhead and `eventMedianNs` the raw median (calibration.ts). */
+  kernel?: CorrectedStats;
+  baseline?: CorrectedStats;
   /** Derived from the median (see report.ts); absent without bytes/flops. */
   gbPerSec?: number;
   pctPeakBandwidth?: number;
@@ -99,6 +101,10 @@ export interface BenchRunResults {
   totalMs: number;
   /** The PyTorch baseline asked for; `unavailable` says in one line why it did not run (no Python, torch, CUDA). */
   torch?: { expr: string; compile: boolean; torchVersion?: string; unavailable?: string };
+  /** The event-overhead correction taken off every kernel and baseline time (calibration.ts). */
+  calibration?: AppliedCalibration;
+  /** One line on that correction: applied (when), or why not and how to get one. Absent in older results. */
+  timingNote?: string;
   /** Sizes still to run: present only in the snapshots shown while a sweep is in progress. */
   pendingSizes?: number;
 }

@@ -4,11 +4,12 @@
 // alike; the caller owns the runner client and the history.
 import { BenchError, type BenchJob, type BenchProgress, type BenchRunner } from "./benchJob";
 import { buildKernels } from "./build";
+import { appliedOf, calibrationNote, loadCalibration } from "./calibration";
 import { checkEnvironment } from "./environment";
 import { timingOf } from "./plan";
 import { findKernel, planSizes, prepareBench } from "./prepare";
 import type { BenchRunResults } from "./results";
-import { snapshots } from "./snapshot";
+import { snapshots, type TimingCalibrationUse } from "./snapshot";
 import { runSweep } from "./sweep";
 import { torchBaseline } from "./torch/torchBaseline";
 
@@ -25,7 +26,29 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
   const build = await buildKernels(job, prepared, env);
   const timing = timingOf(prepared.spec);
   const torch = torchBaseline(job, prepared.spec, prepared.shownFile, env.device, timing);
-  const snapshot = snapshots({ started, startedAt, prepared, env, build, timing, torch });
-  const results = await runSweep(job, { points, build, device: env.device, timing, torch }, snapshot);
+  const calibration = await calibrationFor(job, env.device.name, env.driverVersion);
+  const snapshot = snapshots({ started, startedAt, prepared, env, build, timing, torch, calibration });
+  const offsetNs = calibration.applied?.offsetNs;
+  const sweep = {
+    points,
+    build,
+    device: env.device,
+    timing,
+    torch,
+    ...(offsetNs !== undefined ? { offsetNs } : {}),
+  };
+  const results = await runSweep(job, sweep, snapshot);
   return snapshot(results, 0);
+}
+
+/** This GPU's event-overhead calibration, if any, and the results' note on it. */
+async function calibrationFor(
+  job: BenchJob,
+  gpu: string,
+  driverVersion: number | null,
+): Promise<TimingCalibrationUse> {
+  const { calibration, note } = await loadCalibration(gpu, driverVersion, job.calibrationPath);
+  const applied = calibration && appliedOf(calibration);
+  const line = calibrationNote(applied);
+  return { ...(applied ? { applied } : {}), note: note ? `${note}; ${line}` : line };
 }

@@ -3,6 +3,7 @@
 import { dirname } from "node:path";
 import type { TimingOptions } from "../../native/runner/protocol";
 import type { BuiltKernels } from "./build";
+import type { AppliedCalibration } from "./calibration";
 import { type BenchEnvironment, environmentInfo } from "./environment";
 import { cppName } from "./harness";
 import type { PreparedBench } from "./prepare";
@@ -22,6 +23,13 @@ export interface FinishedStages {
   build: BuiltKernels;
   timing: TimingOptions;
   torch?: TorchBaseline | undefined;
+  calibration: TimingCalibrationUse;
+}
+
+/** The event-overhead correction a run applies, if any, and its note (calibration.ts). */
+export interface TimingCalibrationUse {
+  applied?: AppliedCalibration;
+  note: string;
 }
 
 /** Snapshots of this run; what they record of the environment is looked up once, from now on. */
@@ -43,6 +51,8 @@ export function snapshots(run: FinishedStages): Snapshot {
     points: [...points],
     ok: points.every(pointPassed),
     ...(run.torch ? { torch: run.torch.info } : {}),
+    ...(run.calibration.applied ? { calibration: run.calibration.applied } : {}),
+    timingNote: run.calibration.note,
     totalMs: performance.now() - run.started,
     ...(pending > 0 ? { pendingSizes: pending } : {}),
   });

@@ -7,11 +7,13 @@ import type {
   DeviceAttributes,
   LaunchSpec,
   RunnerError,
+  SampleStats,
   TimingOptions,
 } from "../../native/runner/protocol";
 import { errorMessage } from "../util/errorMessage";
 import { type BenchJob, isRunnerError, rethrowCancelled, signalOf } from "./benchJob";
 import type { BuiltKernels } from "./build";
+import { correctStats } from "./calibration";
 import { cppName, type KernelInstance } from "./harness";
 import type { SizePoint } from "./plan";
 import { derive, speedup } from "./report";
@@ -26,6 +28,8 @@ export interface Sweep {
   timing: TimingOptions;
   /** The PyTorch baseline, run after the kernel at each size. */
   torch?: TorchBaseline;
+  /** The calibrated event overhead to take off the kernel's and baseline's times (calibration.ts). */
+  offsetNs?: number;
 }
 
 function launch(
@@ -101,11 +105,26 @@ async function measure(
   }
 }
 
-/** A size's result: the runner's figures and those derived from the median and the GPU's peak. */
-function measured(shape: PointResult, p: SizePoint, r: BenchmarkResult, peakGBs: number): PointResult {
-  const k = { ...r.kernel, ...derive(r.kernel, p.bytes, p.flops, peakGBs) };
-  const b = r.baseline ? { ...r.baseline, ...derive(r.baseline, p.bytes, p.flops, peakGBs) } : undefined;
-  const sp = r.speedup ?? speedup(r.kernel, r.baseline);
+/**
+ * A size's result: the runner's figures (less the calibrated event overhead, when there is one) and
+ * those derived from the median and the GPU's peak.
+ */
+function measured(
+  shape: PointResult,
+  p: SizePoint,
+  r: BenchmarkResult,
+  peakGBs: number,
+  offsetNs: number | undefined,
+): PointResult {
+  // Not behind the blocking kernel, the launch latency is in the times and dwarfs the offset: left as is.
+  const fix = (s: SampleStats) =>
+    offsetNs === undefined || s.blocked === false ? s : correctStats(s, offsetNs);
+  const rk = fix(r.kernel);
+  const rb = r.baseline && fix(r.baseline);
+  const k = { ...rk, ...derive(rk, p.bytes, p.flops, peakGBs) };
+  const b = rb ? { ...rb, ...derive(rb, p.bytes, p.flops, peakGBs) } : undefined;
+  // The runner's speedup is of the raw medians; with a correction it is worked out again.
+  const sp = (offsetNs === undefined ? r.speedup : undefined) ?? speedup(rk, rb);
   return {
     ...shape,
     kernel: k,
@@ -151,7 +170,7 @@ export async function runSweep(job: BenchJob, sweep: Sweep, snapshot: Snapshot):
       if (stopsTheSweep(m.error)) stopped = true;
       continue;
     }
-    const point = measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs);
+    const point = measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs, sweep.offsetNs);
     const torch = dir && (await sweep.torch!.run(p, dir, point));
     results.push(torch ? { ...point, torch } : point);
     if (job.onProgress) {

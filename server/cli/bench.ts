@@ -10,10 +10,13 @@ import { defaultCacheDir } from "../bench/compile";
 import { recordRun } from "../bench/recordRun";
 import { formatTable, historyEntry, pointLine } from "../bench/report";
 import { BenchError, runBenchmark } from "../bench/runBench";
+import { runCalibrateCli } from "./calibrate";
 import { CliError } from "./cliError";
 
 interface BenchCliOptions {
-  kernel: string;
+  kernel?: string;
+  calibrate?: boolean;
+  ncu: string;
   json?: boolean;
   device: string;
   arch?: string;
@@ -43,8 +46,13 @@ const collect = (v: string, prev: string[]) => [...prev, v];
 export function benchCommand(): Command {
   return new Command("bench")
     .description("Benchmark a kernel from its // @bench spec on the local GPU (nvbench-style timing).")
-    .argument("<file>", "the .cu file holding the kernel")
-    .requiredOption("-k, --kernel <name>", "the __global__ kernel (name or ns::name)")
+    .argument("[file]", "the .cu file holding the kernel")
+    .option("-k, --kernel <name>", "the __global__ kernel (name or ns::name); required with a file")
+    .option(
+      "--calibrate",
+      "measure this GPU's CUDA-event overhead against Nsight Compute and keep it, so later runs report times less it",
+    )
+    .option("--ncu <path>", "the ncu executable, for --calibrate", "ncu")
     .option("--json", "print the results as JSON (the shape the results panel renders)")
     .option("--device <n>", "GPU ordinal", "0")
     .option("--arch <sm>", "compile for this architecture instead of the GPU's (e.g. sm_90a)")
@@ -62,13 +70,22 @@ export function benchCommand(): Command {
     .option("--no-history", "do not append the run to .cuda-kernel-dev/bench-history.jsonl")
     .option("--workspace <dir>", "the workspace (history location, relative paths)", process.cwd())
     .option("--timeout <seconds>", "a size showing no progress for this long is killed", "20")
-    .action(async (file: string, opts: BenchCliOptions) => {
+    .action(async (file: string | undefined, opts: BenchCliOptions) => {
       const device = Number(opts.device);
       const timeoutSeconds = Number(opts.timeout);
       if (!Number.isInteger(device) || device < 0)
         throw new CliError(`--device must be a GPU ordinal, got '${opts.device}'`, 2);
       if (!(timeoutSeconds > 0))
         throw new CliError(`--timeout must be a positive number of seconds, got '${opts.timeout}'`, 2);
+      if (opts.calibrate) {
+        if (file !== undefined) throw new CliError("--calibrate takes no file: it times an empty kernel", 2);
+        const nvcc = opts.nvcc ? { nvcc: opts.nvcc } : {};
+        const json = opts.json ? { json: true } : {};
+        return runCalibrateCli({ device, ncu: opts.ncu, timeoutSeconds, ...nvcc, ...json });
+      }
+      if (file === undefined || opts.kernel === undefined)
+        throw new CliError("bench needs a file and --kernel NAME (or --calibrate)", 2);
+      const kernel = opts.kernel;
       const workspace = resolve(opts.workspace ?? process.cwd());
       const client = new RunnerClient({ timeoutSeconds });
       const abort = new AbortController();
@@ -80,7 +97,7 @@ export function benchCommand(): Command {
       try {
         const results = await runBenchmark({
           file,
-          kernel: opts.kernel,
+          kernel,
           runner: client,
           device,
           ...(opts.nvcc ? { nvccPath: opts.nvcc } : {}),

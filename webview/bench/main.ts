@@ -43,7 +43,7 @@ function summary(r: BenchRunResults): HTMLElement {
     ],
     [
       "timing",
-      `${r.timing.flushL2 ? "cold L2" : "warm L2"}, RSD target ${r.timing.targetRsdPct}%, ≥${r.timing.minSamples} samples, budget ${r.timing.budgetMs} ms`,
+      `${r.timing.flushL2 ? "cold L2" : "warm L2"}, RSD target ${r.timing.targetRsdPct}%, ≥${r.timing.minSamples} samples, budget ${r.timing.budgetMs} ms${r.timingNote ? `; ${r.timingNote}` : ""}`,
     ],
     ["started", r.startedAt],
   ];
@@ -139,7 +139,10 @@ function table(r: BenchRunResults): HTMLElement {
       time(k?.maxNs),
       fixed(k?.rsdPct, 2, "%"),
       // blocked: false, the blocking kernel could not hold the stream: launch latency is in the times.
-      k ? `${k.samples} (${k.stoppedBy}${k.blocked === false ? ", launch latency included" : ""})` : "–",
+      // eventMedianNs: a calibrated run's raw median between the events (the median shown is less the offset).
+      k
+        ? `${k.samples} (${k.stoppedBy}${k.blocked === false ? ", launch latency included" : ""}${k.eventMedianNs !== undefined ? `, events ${time(k.eventMedianNs)}` : ""})`
+        : "–",
       fixed(p.gbPerSec, 0),
       fixed(p.pctPeakBandwidth, 1, "%"),
       fixed(p.tflops, 2),

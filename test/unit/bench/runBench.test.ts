@@ -5,81 +5,14 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type {
-  BenchmarkRequest,
-  BenchmarkResult,
-  DeviceAttributes,
-  OutputCheck,
-  RunnerMethod,
-  RunnerRequests,
-} from "../../../native/runner/protocol";
-import { BenchError, type BenchRunner, runBenchmark } from "../../../server/bench/runBench";
+import type { RunnerMethod } from "../../../native/runner/protocol";
+import { BenchError, runBenchmark } from "../../../server/bench/runBench";
 import { scanKernels } from "../../../server/bench/kernelScan";
 import { isBenchRunResults } from "../../../server/bench/results";
+import { FakeRunner, h200, ok, outCheck } from "./fakeRunner";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
-const h200 = JSON.parse(
-  readFileSync(join(__dirname, "../../fixtures/bench/device-h200.json"), "utf8"),
-) as DeviceAttributes;
 const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
-
-class FakeRunner implements BenchRunner {
-  readonly benchmarks: BenchmarkRequest[] = [];
-  constructor(
-    private readonly answer: (req: BenchmarkRequest, i: number) => BenchmarkResult | Error,
-    private readonly devices: DeviceAttributes[] = [h200],
-    private readonly noDriver = false,
-  ) {}
-  request<M extends RunnerMethod>(
-    method: M,
-    params: RunnerRequests[M]["params"],
-  ): Promise<RunnerRequests[M]["result"]> {
-    const reply = (x: unknown) => Promise.resolve(x as RunnerRequests[M]["result"]);
-    if (method === "hello")
-      return reply(
-        this.noDriver
-          ? {
-              pid: 1,
-              driverVersion: null,
-              error: { code: "NO_DRIVER", message: "libcuda.so.1 could not be loaded" },
-            }
-          : { pid: 1, driverVersion: 13000 },
-      );
-    if (method === "devices") return reply(this.devices);
-    if (method === "benchmark") {
-      const req = params as BenchmarkRequest;
-      this.benchmarks.push(req);
-      const a = this.answer(req, this.benchmarks.length - 1);
-      return a instanceof Error ? Promise.reject(a) : reply(a);
-    }
-    return Promise.reject(new Error(`unexpected ${method}`));
-  }
-}
-
-const stats = (medianNs: number) => ({
-  samples: 12,
-  medianNs,
-  minNs: medianNs * 0.99,
-  maxNs: medianNs * 1.02,
-  meanNs: medianNs,
-  stdevNs: medianNs * 0.003,
-  rsdPct: 0.3,
-  stoppedBy: "rsd" as const,
-});
-const equal = { maxAbsError: 0, maxRelError: 0, cosine: 1, mismatched: 0, unwritten: 0, nonFinite: 0 };
-/** The output check of `out`: equal to the baseline's, or off by the errors given. */
-const outCheck = (pass: boolean, errors: Partial<OutputCheck> = {}): OutputCheck => ({
-  arg: "out",
-  ...equal,
-  ...errors,
-  pass,
-});
-const ok = (kernelNs: number, baselineNs: number): BenchmarkResult => ({
-  device: "NVIDIA H200",
-  kernel: stats(kernelNs),
-  baseline: stats(baselineNs),
-  checks: [outCheck(true)],
-});
 
 test("one request per size, with the kernel's and the baseline's symbols; figures derived", async () => {
   const runner = new FakeRunner((req) => ok(req.kernel.grid[0] * 1.0, req.kernel.grid[0] * 1.5));
