@@ -136,3 +136,17 @@ test("bad input gives one clear line and exit 2", () => {
   assert.match(arch.stderr, /--arch: unknown architecture "volta"/);
   assert.equal(lint(root, "--format", "xml").code, 1, "commander rejects the choice");
 });
+
+test("the help and the empty-folder message name the headers a folder walk takes", () => {
+  const root = project({ "host.h": "int f();\n" });
+  const empty = lint(root);
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.match(
+    empty.stderr,
+    /no \.cu\/\.cuh files or \.h\/\.hpp\/\.hxx\/\.inl headers with __global__\/__device__ code in \./,
+  );
+  assert.match(
+    lint(root, "--help").stdout,
+    /\.h\/\.hpp\/\.hxx\/\.inl headers with\s+__global__\/__device__ code/,
+  );
+});
