@@ -88,6 +88,43 @@ void later() {
   assert.ok(r.wholeFileRules.includes("missing-launch-check"), r.wholeFileRules.join());
 });
 
+test("a file-scope extern __shared__ array changed to global memory clears a reduction finding", async () => {
+  const text = `extern __shared__ float sdata[];
+
+__global__ void reduce(const float* in, float* out) {
+  const int tid = threadIdx.x;
+  sdata[tid] = in[tid];
+  for (int d = blockDim.x; d > 0; d /= 2) {
+    __syncthreads();
+    if (tid < d) {
+      float a = sdata[tid];
+      float b = sdata[tid + d];
+      if (b < a) sdata[tid] = b;
+    }
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+`;
+  const r = await afterEdit(
+    text,
+    "extern __shared__ float sdata[];",
+    "__device__ float sdata[1024];",
+    "shared-memory-reduction",
+  );
+  assert.equal(r.was.length, 1);
+  assert.equal(r.now.length, 0);
+  assert.equal(r.scope, "window");
+  assert.ok(r.wholeFileRules.includes("shared-memory-reduction"), r.wholeFileRules.join());
+  // The way back: the declaration made shared again brings the finding back.
+  const back = await afterEdit(
+    text.replace("extern __shared__ float sdata[];", "__device__ float sdata[1024];"),
+    "__device__ float sdata[1024];",
+    "extern __shared__ float sdata[];",
+    "shared-memory-reduction",
+  );
+  assert.deepEqual([back.was.length, back.now.length], [0, 1]);
+});
+
 test("an edit inside one kernel relints that kernel only and moves the findings below it", async () => {
   const text = `__global__ void a(float* x) {
   x[threadIdx.x] = __shfl_down(x[0], 1);
