@@ -26,9 +26,15 @@ function notCudaSummary(reports: readonly FileReport[]): string | undefined {
   return `cuda-kernel-dev lint: ${skipped.length} file(s) not linted: their build compiles them for ${backends}, not CUDA (see --explain-context FILE)\n`;
 }
 
+// What a folder walk takes (collectCudaFiles); a file named on the command line is linted whatever its name.
+const SOURCES = ".cu/.cuh files";
+const HEADERS = ".h/.hpp/.hxx/.inl headers with __global__/__device__ code";
+
 export function lintCommand(): Command {
   return new Command("lint")
-    .description("Check .cu/.cuh files against the CUDA convention rules (folders are searched).")
+    .description(
+      `Check CUDA sources against the convention rules: files named, and in folders ${SOURCES} and ${HEADERS}.`,
+    )
     .argument("[paths...]", "files or folders", ["."])
     .option("--arch <list>", "target architectures, overriding build files, e.g. sm_75,sm_90")
     .option(
@@ -65,7 +71,7 @@ export function lintCommand(): Command {
         throw new CliError(errorMessage(err), 2);
       }
       if (files.length === 0)
-        process.stderr.write(`cuda-kernel-dev lint: no .cu or .cuh files in ${paths.join(", ")}\n`);
+        process.stderr.write(`cuda-kernel-dev lint: no ${SOURCES} or ${HEADERS} in ${paths.join(", ")}\n`);
       // Project headers are read up to the folders named, or the working folder for files named.
       const headerRoots = [process.cwd(), ...paths.map((p) => resolve(p))];
       const reports = await lintFiles(files, {

@@ -97,8 +97,9 @@ function pointerParams(fn: Node): string[] {
   });
 }
 
-/** `extern __shared__` arrays declared outside any function, once per file. */
-function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
+/** `extern __shared__` arrays declared outside any function, once per file (a part of the file context). */
+export function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
+  idx.reads("context:externShared");
   return idx.shared("fileScopeShared", () => {
     const out = new Set<string>();
     for (const m of idx.scanAll(/\bextern\s+__shared__\b[^;]*?(\w+)\s*\[\s*\]\s*;/g))

@@ -2,6 +2,7 @@
 // incremental.ts) keeps a rule's findings outside its window only while the parts of this key that the
 // rule read (see dependencies.ts) are unchanged.
 import { usesTorch } from "../missing-launch-check";
+import { fileScopeShared } from "../shared-memory-reduction";
 import { optedIn } from "../shared-memory-limit";
 import { hasBf16Guard } from "./archGuard";
 import { declEnvKey } from "./declEnv";
@@ -9,10 +10,22 @@ import type { Dependency } from "./dependencies";
 import type { FileIndex } from "./fileIndex";
 
 /** The shared values (FileIndex.shared keys) the key is made of: a run over the same text may take them over. */
-export const CONTEXT_VALUES: readonly string[] = ["hasBf16Guard", "optedIn", "usesTorch", "declEnvKey"];
+export const CONTEXT_VALUES: readonly string[] = [
+  "hasBf16Guard",
+  "optedIn",
+  "usesTorch",
+  "declEnvKey",
+  "fileScopeShared",
+];
 
 /** The key's parts, in order, as the dependencies the rules record when they read them. */
-const PARTS: readonly Dependency[] = ["context:guard", "context:optIn", "context:torch", "context:decls"];
+const PARTS: readonly Dependency[] = [
+  "context:guard",
+  "context:optIn",
+  "context:torch",
+  "context:decls",
+  "context:externShared",
+];
 
 export function fileContextKey(idx: FileIndex): string {
   return [
@@ -24,6 +37,8 @@ export function fileContextKey(idx: FileIndex): string {
     usesTorch(idx),
     // launch-check macros and half-type aliases (declEnv.ts): the file's macro, include and alias lines
     declEnvKey(idx),
+    // shared-memory-reduction: `extern __shared__` arrays declared outside any function are shared
+    [...fileScopeShared(idx)].sort().join(" "),
   ].join(",");
 }
 

@@ -203,3 +203,17 @@ test("with no targets declared, this machine's GPU (nvidia-smi) is assumed, unle
   assert.match(notes([]).join(), /assuming this machine's GPU \(sm_86\)/);
   assert.match(notes(["--no-gpu"]).join(), /are off/);
 });
+
+test("the help and the empty-folder message name the headers a folder walk takes", () => {
+  const root = project({ "host.h": "int f();\n" });
+  const empty = lint(root);
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.match(
+    empty.stderr,
+    /no \.cu\/\.cuh files or \.h\/\.hpp\/\.hxx\/\.inl headers with __global__\/__device__ code in \./,
+  );
+  assert.match(
+    lint(root, "--help").stdout,
+    /\.h\/\.hpp\/\.hxx\/\.inl headers with\s+__global__\/__device__ code/,
+  );
+});

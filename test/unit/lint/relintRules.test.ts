@@ -3,8 +3,12 @@
 // outside the edited definitions. Each case edits one definition that findings in another depend on;
 // afterEdit asserts the findings equal a whole-file lint's.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { afterEdit } from "./editing";
+
+const FIXTURES = join(__dirname, "..", "..", "fixtures", "rules");
 
 const HOST = `
 __global__ void k(float* x) { x[threadIdx.x] = 0.f; }
@@ -86,6 +90,26 @@ void later() {
   assert.equal(r.was.length, 1);
   assert.equal(r.now.length, 0);
   assert.ok(r.wholeFileRules.includes("missing-launch-check"), r.wholeFileRules.join());
+});
+
+test("a file-scope extern __shared__ array changed to global memory (and back) relints the reductions", async () => {
+  // The CUDA samples' clock kernel with its shared array moved to file scope.
+  const fixture = readFileSync(
+    join(FIXTURES, "shared-memory-reduction", "fires", "min_through_locals.cu"),
+    "utf8",
+  );
+  const SHARED = "extern __shared__ float shared[];";
+  const GLOBAL = "__device__ float shared[1024];";
+  const text = `${SHARED}\n${fixture.replace(`  ${SHARED}\n`, "")}`;
+  const cases = [
+    [SHARED, GLOBAL, 1, 0],
+    [GLOBAL, SHARED, 0, 1],
+  ] as const;
+  for (const [from, to, was, now] of cases) {
+    const r = await afterEdit(text.replace(SHARED, from), from, to, "shared-memory-reduction");
+    assert.deepEqual([r.was.length, r.now.length, r.scope], [was, now, "window"], `${from} -> ${to}`);
+    assert.ok(r.wholeFileRules.includes("shared-memory-reduction"), r.wholeFileRules.join());
+  }
 });
 
 test("an edit inside one kernel relints that kernel only and moves the findings below it", async () => {
