@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { RunnerClient } from "../../native/runner/runnerClient";
 import { defaultCacheDir } from "../bench/compile";
 import { recordRun } from "../bench/recordRun";
-import { formatTable, historyEntry, pointLine } from "../bench/report";
+import { formatTable, historyEntry, pointLine, torchPointLine } from "../bench/report";
 import { BenchError, runBenchmark } from "../bench/runBench";
 import { runCalibrateCli } from "./calibrate";
 import { CliError } from "./cliError";
@@ -115,6 +115,10 @@ export function benchCommand(): Command {
             else if (p.stage === "result")
               process.stderr.write(
                 `[${p.point + 1}/${p.points}] ${p.label}: ${pointLine(p.results.points.at(-1))}\n`,
+              );
+            else if (p.stage === "torch")
+              process.stderr.write(
+                `[${p.point + 1}/${p.points}] ${p.label} vs torch: ${torchPointLine(p.results.points[p.point])}\n`,
               );
           },
         });

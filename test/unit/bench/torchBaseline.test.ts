@@ -36,10 +36,14 @@ function fakeRunner(benchmarks: BenchmarkRequest[] = []): BenchRunner {
   return { request: (method, params) => Promise.resolve(answers[method]!(params) as never) };
 }
 
-/** A stand-in for python: saves the request it was given, then runs `body` (sh). */
-function fakePython(name: string, body: string): string {
+/**
+ * A stand-in for python: runs `start` (sh), then for each request line on stdin saves it (the last
+ * one in NAME.request.json, all of them in NAME.requests) and runs `body`, which answers it.
+ */
+function fakePython(name: string, body: string, start = ""): string {
   const path = join(dir, name);
-  writeFileSync(path, `#!/bin/sh\ncp "$3" "${dir}/${name}.request.json"\n${body}\n`);
+  const save = `printf '%s\\n' "$line" > "${dir}/${name}.request.json"; printf '%s\\n' "$line" >> "${dir}/${name}.requests"`;
+  writeFileSync(path, `#!/bin/sh\n${start}\nwhile IFS= read -r line; do\n${save}\n${body}\ndone\n`);
   chmodSync(path, 0o755);
   return path;
 }
@@ -173,7 +177,7 @@ test("no python: the setting to change, in one line", async () => {
 test("a sidecar that crashes: its last stderr line, for that size", async () => {
   const r = await bench(
     "twice",
-    fakePython("crash", "echo 'Traceback...' >&2; echo 'Segfault-ish: boom' >&2; exit 3"),
+    fakePython("crash", "", "echo 'Traceback...' >&2; echo 'Segfault-ish: boom' >&2; exit 3"),
   );
   assert.equal(r.points[0]!.torch!.error, "the torch sidecar exited with code 3: Segfault-ish: boom");
 });
@@ -191,7 +195,7 @@ test("untrusted workspace: the sidecar is not started", async () => {
 
 test("cancel stops the sidecar", async () => {
   const pidFile = join(dir, "slow.pid");
-  const python = fakePython("slow", `echo $$ > "${pidFile}"\nexec sleep 60`);
+  const python = fakePython("slow", `exec sleep 60`, `echo $$ > "${pidFile}"`);
   const controller = new AbortController();
   const stop = addLaunchObserver((e) => {
     if (e.command === python) setTimeout(() => controller.abort(), 300);
@@ -209,7 +213,7 @@ test("cancel stops the sidecar", async () => {
 });
 
 test("no sidecar is left running after 100 runs", async () => {
-  const python = fakePython("many", `echo $$ >> "${dir}/many.pids"\necho '${okAnswer(true)}'`);
+  const python = fakePython("many", `echo '${okAnswer(true)}'`, `echo $$ >> "${dir}/many.pids"`);
   for (let i = 0; i < 100; i++) assert.ok((await bench("twice", python)).ok);
   const pids = readFileSync(join(dir, "many.pids"), "utf8").trim().split("\n").map(Number);
   assert.equal(pids.length, 100);
