@@ -181,7 +181,8 @@ export async function runSweep(job: BenchJob, sweep: Sweep, snapshot: Snapshot):
     }
     if (sweep.torch) await torchSizes(job, { ...sweep, torch: sweep.torch }, results, dirs, snapshot);
   } finally {
-    await Promise.all(dirs.map((d) => sweep.torch?.discard(d)));
+    const torch = sweep.torch;
+    if (torch) await Promise.all(dirs.map((d) => torch.discard(d)));
   }
   return results;
 }

@@ -76,7 +76,7 @@ export class SidecarProcess {
     let stopped: "timeout" | "cancelled" | undefined;
     const stop = (why: "timeout" | "cancelled") => {
       stopped ??= why;
-      this.kill();
+      void this.kill(); // its exit ends the wait below
     };
     const timer = setTimeout(() => stop("timeout"), timeoutMs);
     const onAbort = () => stop("cancelled");
