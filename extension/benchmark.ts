@@ -133,7 +133,10 @@ class Benchmarks implements vscode.Disposable {
     else if (p.stage === "result") {
       progress.report({ increment: 100 / p.points });
       // The first size's figures as soon as they are in; the rest fill in as they come.
-      if (p.results.pendingSizes) showResults(this.ctx, this.log, p.results);
+      if (p.results.pendingSizes || torchToCome(p.results)) showResults(this.ctx, this.log, p.results);
+    } else if (p.stage === "torch") {
+      // torch's columns fill in after the kernel's sizes; the last one comes with the final results.
+      if (p.point < p.points - 1) showResults(this.ctx, this.log, p.results);
     } else
       progress.report({
         message: `${p.label} (${p.point + 1}/${p.points})${p.phase ? ` ${p.phase}${p.samples ? `, ${p.samples} samples` : ""}` : ""}`,
@@ -198,4 +201,9 @@ export function activate(
   const benchmarks = new Benchmarks(ctx, log);
   ctx.subscriptions.push(benchmarks);
   return { [BENCHMARK_COMMAND]: (ref) => benchmarks.run(ref) };
+}
+
+/** The kernel's sizes are all in, torch's columns still to come. */
+function torchToCome(r: BenchRunResults): boolean {
+  return !!r.torch && !r.torch.unavailable && r.points.some((p) => p.kernel && !p.torch);
 }

@@ -72,7 +72,9 @@ export type BenchProgress =
   | { stage: "compiling" }
   | { stage: "running"; point: number; points: number; label: string; phase?: string; samples?: number }
   /** A size finished: the results so far, to show before the rest of the sweep is done. */
-  | { stage: "result"; point: number; points: number; label: string; results: BenchRunResults };
+  | { stage: "result"; point: number; points: number; label: string; results: BenchRunResults }
+  /** torch's answer for a size (after all the kernel's sizes): the results with its columns. */
+  | { stage: "torch"; point: number; points: number; label: string; results: BenchRunResults };
 
 /** The job's cancellation, as request options for the runner and nvcc (none when it has no signal). */
 export function signalOf(job: BenchJob): { signal?: AbortSignal } {

@@ -89,6 +89,19 @@ export function pointLine(p: PointResult | undefined): string {
   return parts.join(", ");
 }
 
+/** A size's torch figures, as the CLI prints them when they arrive (after the kernel's sizes). */
+export function torchPointLine(p: PointResult | undefined): string {
+  const t = p?.torch;
+  if (!t) return "-";
+  if (t.error) return `torch failed: ${t.error}`;
+  const parts = t.eager ? [`torch ${formatNs(t.eager.medianNs)}`] : [];
+  if (t.speedup !== undefined) parts.push(`${t.speedup.toFixed(2)}x torch`);
+  if (t.compiled) parts.push(`compiled ${formatNs(t.compiled.medianNs)}`);
+  if (t.compileError) parts.push("torch.compile failed");
+  if (t.checks.some((c) => !c.pass)) parts.push("outputs differ");
+  return parts.join(", ");
+}
+
 /** The CLI's table: one row per size. */
 export function formatTable(r: BenchRunResults): string {
   const head = ["size", "median", "min", "RSD", "samples", "GB/s", "% peak", "TFLOP/s"];

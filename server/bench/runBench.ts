@@ -9,7 +9,8 @@ import { checkEnvironment } from "./environment";
 import { timingOf } from "./plan";
 import { findKernel, planSizes, prepareBench } from "./prepare";
 import type { BenchRunResults } from "./results";
-import { snapshots, type TimingCalibrationUse } from "./snapshot";
+import type { SizePoint } from "./plan";
+import { type FinishedStages, snapshots, type TimingCalibrationUse } from "./snapshot";
 import { runSweep } from "./sweep";
 import { torchBaseline } from "./torch/torchBaseline";
 
@@ -23,9 +24,22 @@ export async function runBenchmark(job: BenchJob): Promise<BenchRunResults> {
   const prepared = await prepareBench(job);
   const env = await checkEnvironment(job);
   const points = planSizes(prepared, env.device);
-  const build = await buildKernels(job, prepared, env);
   const timing = timingOf(prepared.spec);
+  // Its sidecar starts now, so that torch loads while the kernel compiles and runs.
   const torch = torchBaseline(job, prepared.spec, prepared.shownFile, env.device, timing);
+  try {
+    return await compileAndRun(job, { started, startedAt, prepared, env, points, timing, torch });
+  } finally {
+    await torch?.close();
+  }
+}
+
+async function compileAndRun(
+  job: BenchJob,
+  stages: Omit<FinishedStages, "build" | "calibration"> & { points: SizePoint[] },
+): Promise<BenchRunResults> {
+  const { started, startedAt, prepared, env, points, timing, torch } = stages;
+  const build = await buildKernels(job, prepared, env);
   const calibration = await calibrationFor(job, env.device.name, env.driverVersion);
   const snapshot = snapshots({ started, startedAt, prepared, env, build, timing, torch, calibration });
   const offsetNs = calibration.applied?.offsetNs;

@@ -1,6 +1,8 @@
 // Stage 4 of a benchmark: one runner request per size, in order, with the figures derived from each
 // answer. A size that fails is recorded and the sweep goes on, unless the failure would only happen
-// again (a sticky fault, a hang, a crash): then the sizes left are marked skipped.
+// again (a sticky fault, a hang, a crash): then the sizes left are marked skipped. With a PyTorch
+// baseline, its sizes follow all the kernel's, one at a time: the kernel's figures show as soon as
+// they exist, torch's import overlaps with them, and the two never time on the GPU at once.
 import type {
   BenchmarkRequest,
   BenchmarkResult,
@@ -17,7 +19,7 @@ import { correctStats } from "./calibration";
 import { cppName, type KernelInstance } from "./harness";
 import type { SizePoint } from "./plan";
 import { derive, speedup } from "./report";
-import type { PointResult, PointShape } from "./results";
+import type { BenchRunResults, PointResult, PointShape } from "./results";
 import type { Snapshot } from "./snapshot";
 import type { TorchBaseline } from "./torch/torchBaseline";
 
@@ -26,7 +28,7 @@ export interface Sweep {
   build: BuiltKernels;
   device: DeviceAttributes;
   timing: TimingOptions;
-  /** The PyTorch baseline, run after the kernel at each size. */
+  /** The PyTorch baseline, run after the kernel's sizes, size by size. */
   torch?: TorchBaseline;
   /** The calibrated event overhead to take off the kernel's and baseline's times (calibration.ts). */
   offsetNs?: number;
@@ -155,34 +157,62 @@ function shapeOf(p: SizePoint): PointResult {
 /** Runs every size; after each one measured, the results so far go to the job's progress. */
 export async function runSweep(job: BenchJob, sweep: Sweep, snapshot: Snapshot): Promise<PointResult[]> {
   const results: PointResult[] = [];
-  let stopped = false;
-  for (const [i, p] of sweep.points.entries()) {
-    const shape = shapeOf(p);
-    if (stopped) {
-      results.push({ ...shape, skipped: true });
-      continue;
+  // Size i's kernel outputs, kept for torch's check until its turn.
+  const dirs: (string | undefined)[] = [];
+  try {
+    let stopped = false;
+    for (const [i, p] of sweep.points.entries()) {
+      const shape = shapeOf(p);
+      if (stopped) {
+        results.push({ ...shape, skipped: true });
+        continue;
+      }
+      const dir = await sweep.torch?.outputsDir();
+      const m = await measure(job, sweep, i, dir);
+      if ("error" in m) {
+        results.push({ ...shape, error: m.error });
+        await sweep.torch?.discard(dir);
+        if (stopsTheSweep(m.error)) stopped = true;
+        continue;
+      }
+      dirs[i] = dir;
+      results.push(measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs, sweep.offsetNs));
+      await report(job, "result", i, sweep, () => snapshot(results, sweep.points.length - i - 1));
     }
-    const dir = await sweep.torch?.outputsDir();
-    const m = await measure(job, sweep, i, dir);
-    if ("error" in m) {
-      results.push({ ...shape, error: m.error });
-      await sweep.torch?.discard(dir);
-      if (stopsTheSweep(m.error)) stopped = true;
-      continue;
-    }
-    const point = measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs, sweep.offsetNs);
-    const torch = dir && (await sweep.torch!.run(p, dir, point));
-    results.push(torch ? { ...point, torch } : point);
-    if (job.onProgress) {
-      const sofar = await snapshot(results, sweep.points.length - i - 1);
-      job.onProgress({
-        stage: "result",
-        point: i,
-        points: sweep.points.length,
-        label: p.label,
-        results: sofar,
-      });
-    }
+    if (sweep.torch) await torchSizes(job, { ...sweep, torch: sweep.torch }, results, dirs, snapshot);
+  } finally {
+    const torch = sweep.torch;
+    if (torch) await Promise.all(dirs.map((d) => torch.discard(d)));
   }
   return results;
+}
+
+/** torch at each size the kernel has figures for; each answer goes to the job's progress. */
+async function torchSizes(
+  job: BenchJob,
+  sweep: Sweep & { torch: TorchBaseline },
+  results: PointResult[],
+  dirs: (string | undefined)[],
+  snapshot: Snapshot,
+): Promise<void> {
+  for (const [i, dir] of dirs.entries()) {
+    if (!dir) continue;
+    dirs[i] = undefined; // run() removes it
+    const torch = await sweep.torch.run(sweep.points[i]!, dir, results[i]!);
+    if (!torch) continue;
+    results[i] = { ...results[i]!, torch };
+    await report(job, "torch", i, sweep, () => snapshot(results, 0));
+  }
+}
+
+async function report(
+  job: BenchJob,
+  stage: "result" | "torch",
+  i: number,
+  sweep: Sweep,
+  sofar: () => Promise<BenchRunResults>,
+): Promise<void> {
+  if (!job.onProgress) return;
+  const where = { point: i, points: sweep.points.length, label: sweep.points[i]!.label };
+  job.onProgress({ stage, ...where, results: await sofar() });
 }

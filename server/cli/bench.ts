@@ -8,8 +8,8 @@ import { resolve } from "node:path";
 import { RunnerClient } from "../../native/runner/runnerClient";
 import { defaultCacheDir } from "../bench/compile";
 import { recordRun } from "../bench/recordRun";
-import { formatTable, historyEntry, pointLine } from "../bench/report";
-import { BenchError, runBenchmark } from "../bench/runBench";
+import { formatTable, historyEntry, pointLine, torchPointLine } from "../bench/report";
+import { BenchError, type BenchProgress, runBenchmark } from "../bench/runBench";
 import { runCalibrateCli } from "./calibrate";
 import { CliError } from "./cliError";
 
@@ -109,13 +109,7 @@ export function benchCommand(): Command {
           cacheDir: opts.cacheDir ? resolve(opts.cacheDir) : defaultCacheDir(),
           signal: abort.signal,
           onProgress: (p) => {
-            if (opts.json) return;
-            if (p.stage === "running" && p.phase === undefined)
-              process.stderr.write(`[${p.point + 1}/${p.points}] ${p.label}\n`);
-            else if (p.stage === "result")
-              process.stderr.write(
-                `[${p.point + 1}/${p.points}] ${p.label}: ${pointLine(p.results.points.at(-1))}\n`,
-              );
+            if (!opts.json) printProgress(p);
           },
         });
         const json = `${JSON.stringify(results, null, 2)}\n`;
@@ -135,4 +129,16 @@ export function benchCommand(): Command {
         await client.dispose();
       }
     });
+}
+
+/** Each size on stderr as it starts and as its figures (the kernel's, then torch's) come in. */
+function printProgress(p: BenchProgress): void {
+  if (p.stage === "running" && p.phase === undefined)
+    process.stderr.write(`[${p.point + 1}/${p.points}] ${p.label}\n`);
+  else if (p.stage === "result")
+    process.stderr.write(`[${p.point + 1}/${p.points}] ${p.label}: ${pointLine(p.results.points.at(-1))}\n`);
+  else if (p.stage === "torch")
+    process.stderr.write(
+      `[${p.point + 1}/${p.points}] ${p.label} vs torch: ${torchPointLine(p.results.points[p.point])}\n`,
+    );
 }

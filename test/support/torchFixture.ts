@@ -1,8 +1,14 @@
 // test/fixtures/bench/torch.cu, shared by the PyTorch baseline's unit and GPU tests.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const torchFixture = join(__dirname, "..", "fixtures", "bench", "torch.cu");
+// From the source (test/support/) or from the GPU tests' bundle (dist/gpu-tests/), where
+// `../fixtures` is dist/fixtures, which does not exist: the tree's test/fixtures is two folders up.
+const candidates = [
+  join(__dirname, "..", "fixtures", "bench", "torch.cu"),
+  join(__dirname, "..", "..", "test", "fixtures", "bench", "torch.cu"),
+];
+export const torchFixture = candidates.find((p) => existsSync(p)) ?? candidates[0]!;
 
 /** The 1-based line of the fixture's raising expression (where its Python error must point). */
 export function raisingLine(): number {

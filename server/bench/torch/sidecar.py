@@ -1,11 +1,13 @@
 # The PyTorch baseline of a benchmark (`// @bench torch EXPR`), run by torchBaseline.ts as
-# `python3 sidecar.py REQUEST.json` once per size. It rebuilds the kernel's inputs on the GPU with the
+# `python3 -u sidecar.py --device N`, once per benchmark run: it imports torch and sets up CUDA on
+# that GPU at once (while the kernel compiles and runs), then reads one request per line on stdin and
+# answers each with one JSON line on stdout (torchProtocol.ts); it exits when stdin closes. It rebuilds the kernel's inputs on the GPU with the
 # runner's formula (GENERATOR.md: uint32 hash, float32 ops without fma), so the values are the same
 # bit for bit; evaluates EXPR over them; compares its outputs with the kernel's (the runner wrote
 # them as raw bytes into the request's outputsDir); and times EXPR (and its torch.compile) the way
 # the runner times a kernel: CUDA events around it, L2 flushed by a read before each sample, the
-# same stopping rule. It prints one JSON line on stdout (torchProtocol.ts) and exits 0, errors
-# included; anything else on stdout or a non-zero exit is a crash.
+# same stopping rule. Errors are answers too; what the expression prints goes to stderr, so stdout
+# carries only the answers; an exit before the answer is a crash.
 import json
 import keyword
 import math
@@ -17,9 +19,22 @@ MASK = 0xFFFFFFFF
 CHUNK = 1 << 22  # elements generated at once: bounds the int64 temporaries of a large buffer
 
 
+OUT = sys.stdout  # the answers' stream (main() points print() at stderr)
+
+
+class Failed(Exception):
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
 def fail(kind, message):
-    print(json.dumps({"error": {"kind": kind, "message": message}}))
-    sys.exit(0)
+    raise Failed(kind, message)
+
+
+def answer(obj):
+    OUT.write(json.dumps(obj) + "\n")
+    OUT.flush()
 
 
 def one_line(e):
@@ -27,13 +42,15 @@ def one_line(e):
     return f"{type(e).__name__}: {text[0] if text else ''}".rstrip(": ")
 
 
+NO_TORCH = None
 try:
     import torch
     import torch.nn.functional as F
-except Exception as e:  # ImportError, or a broken install
-    fail("unavailable", f"torch is not importable by {sys.executable} ({one_line(e)})")
+except Exception as e:  # ImportError, or a broken install: every request is answered with it
+    torch = None
+    NO_TORCH = f"torch is not importable by {sys.executable} ({one_line(e)})"
 
-DTYPES = {
+DTYPES = {} if torch is None else {
     "f32": torch.float32,
     "f16": torch.float16,
     "bf16": torch.bfloat16,
@@ -186,15 +203,22 @@ def summarize(samples, stopped_by):
     }
 
 
-def cycles_per_us():
-    """torch.cuda._sleep spins for a number of clock cycles: how many make a microsecond here."""
+PER_US = {}
+
+
+def cycles_per_us(dev=None):
+    """torch.cuda._sleep spins for a number of clock cycles: how many make a microsecond here (once
+    per run: it runs on the GPU, so only in the sidecar's turn)."""
+    if dev in PER_US:
+        return PER_US[dev]
     a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     torch.cuda._sleep(1000)
     a.record()
     torch.cuda._sleep(2_000_000)
     b.record()
     b.synchronize()
-    return 2_000_000 / (a.elapsed_time(b) * 1000)
+    PER_US[dev] = 2_000_000 / (a.elapsed_time(b) * 1000)
+    return PER_US[dev]
 
 
 def measure(fn, timing, flush, per_us):
@@ -282,6 +306,8 @@ def check(req, result, dev):
 
 
 def run(req):
+    if NO_TORCH:
+        fail("unavailable", NO_TORCH)
     if not torch.cuda.is_available():
         fail("unavailable", f"torch {torch.__version__} has no CUDA here (torch.cuda.is_available() is False)")
     dev = torch.device("cuda", req["device"])
@@ -306,7 +332,7 @@ def run(req):
     if timing["flushL2"]:
         n = max(2 * req["l2Bytes"], 32 << 20) // 4
         flush = (torch.zeros(n, dtype=torch.float32, device=dev), torch.zeros((), device=dev))
-    per_us = cycles_per_us()
+    per_us = cycles_per_us(dev)
     with torch.no_grad():
         out["eager"] = measure(lambda: fn(*values), timing, flush, per_us)
         if req["compile"]:
@@ -317,15 +343,36 @@ def run(req):
             except Exception as e:
                 out["compileError"] = one_line(e)
     out["torchVersion"] = torch.__version__
-    print(json.dumps(out))
+    return out
+
+
+def warm_up(device):
+    """CUDA's context on the GPU, made now: an allocation, no kernel (the runner may be timing)."""
+    try:
+        if torch is not None and torch.cuda.is_available():
+            torch.cuda.set_device(device)
+            torch.empty(1, device=torch.device("cuda", device))
+    except Exception:
+        pass  # the first request meets the same error and answers it
+
+
+def main():
+    sys.stdout = sys.stderr  # print() in an expression must not break the protocol
+    args = sys.argv[1:]
+    if "--device" in args:
+        warm_up(int(args[args.index("--device") + 1]))
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            answer(run(json.loads(line)))
+        except Failed as e:
+            answer({"error": {"kind": e.kind, "message": str(e)}})
+        except Exception as e:
+            answer({"error": {"kind": "internal", "message": one_line(e)}})
+    OUT.flush()
+    os._exit(0)  # torch's teardown at exit takes a while and there is nothing left to free
 
 
 if __name__ == "__main__":
-    with open(sys.argv[1]) as f:
-        request = json.load(f)
-    try:
-        run(request)
-    except SystemExit:
-        raise
-    except Exception as e:
-        fail("internal", one_line(e))
+    main()

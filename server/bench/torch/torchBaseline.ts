@@ -1,22 +1,23 @@
-// The PyTorch baseline of a benchmark (`// @bench torch EXPR`): for each size, after the runner has
-// measured the kernel and written its outputs to a temporary folder, `python3 sidecar.py REQUEST`
-// runs on the same GPU (through the one launcher, so the trust gate applies) and answers with torch's
-// times and the check of the kernel's outputs against torch's. One process per size: it exits (or
-// is killed on cancel or timeout) before the next size starts, so none is ever left running.
+// The PyTorch baseline of a benchmark (`// @bench torch EXPR`): one Python sidecar per run
+// (sidecarProcess.ts), started as the run starts so that torch's import and CUDA init overlap with the
+// compile and the kernel's sizes. Once the runner has measured every size and written each one's
+// outputs to a temporary folder, the sidecar gets one request per size, in turn (never timing while
+// the runner does), and answers with torch's times and the check of the kernel's outputs against
+// torch's. It is closed (or killed on cancel or timeout) when the run ends, so none is left running.
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DeviceAttributes, TimingOptions } from "../../../native/runner/protocol";
-import { LaunchError, runProcess } from "../../process/launch";
 import { BenchError, type BenchJob } from "../benchJob";
 import type { SizePoint } from "../plan";
 import { derive, speedup } from "../report";
 import type { BenchRunResults, PointResult, TorchPointResult } from "../results";
 import type { BenchSpec } from "../specTypes";
+import { SidecarProcess } from "./sidecarProcess";
 import type { TorchArg, TorchRequest, TorchResponse } from "./torchProtocol";
 
-/** torch.compile of a new shape takes tens of seconds; a size taking longer than this is stuck. */
+/** torch.compile of a new shape takes tens of seconds; a size (its wait for torch's import included) taking longer than this is stuck. */
 const SIDECAR_TIMEOUT_MS = 10 * 60 * 1000;
 export const PYTHON_SETTING = "cudaKernelDev.python.path";
 
@@ -43,23 +44,12 @@ function torchArgs(p: SizePoint): TorchArg[] {
   );
 }
 
-/** The last non-empty line of a program's stderr: where Python puts the exception. */
-function lastLine(text: string): string {
-  return (
-    text
-      .trim()
-      .split(/\r?\n/)
-      .filter((l) => l.trim())
-      .at(-1) ?? ""
-  );
-}
-
 export class TorchBaseline {
   /** Set once the first size finds no Python, no torch or no CUDA in it: the later sizes skip torch. */
   unavailable: string | undefined;
   torchVersion: string | undefined;
-  private readonly python: string;
   private readonly where: string;
+  private readonly process: SidecarProcess;
 
   constructor(
     private readonly job: BenchJob,
@@ -68,9 +58,19 @@ export class TorchBaseline {
     private readonly device: DeviceAttributes,
     private readonly timing: TimingOptions,
   ) {
-    this.python = job.pythonPath || "python3";
     const s = spec.torch.span;
     this.where = `${shownFile}:${s.startLine + 1}:${s.startColumn + 1}`;
+    // `--device` lets it set up CUDA on the GPU while it waits for the first size.
+    const args = ["-u", sidecarPath(), "--device", String(device.ordinal)];
+    this.process = new SidecarProcess(job.pythonPath || "python3", args, {
+      tool: "the PyTorch baseline (python)",
+      setting: PYTHON_SETTING,
+    });
+  }
+
+  /** The end of the run: the sidecar exits (or is killed). */
+  close(): Promise<void> {
+    return this.process.close();
   }
 
   /** What the results record of it. */
@@ -93,9 +93,10 @@ export class TorchBaseline {
     if (dir) await rm(dir, { recursive: true, force: true });
   }
 
-  /** Runs the sidecar for size `p` (the kernel's outputs in `dir`) and removes `dir`. */
+  /** Asks the sidecar for size `p` (the kernel's outputs in `dir`) and removes `dir`. */
   async run(p: SizePoint, dir: string, kernel: PointResult): Promise<TorchPointResult | undefined> {
     try {
+      if (this.unavailable) return undefined;
       const response = await this.sidecar(p, dir);
       return response && this.result(response, p, kernel);
     } finally {
@@ -114,28 +115,15 @@ export class TorchBaseline {
       l2Bytes: this.device.l2CacheBytes,
       ...(kernelHasOutputs(p) ? { outputsDir: dir } : {}),
     };
-    const requestFile = join(dir, "request.json");
-    await writeFile(requestFile, JSON.stringify(request));
-    let r;
-    try {
-      r = await runProcess(this.python, ["-u", sidecarPath(), requestFile], {
-        tool: "the PyTorch baseline (python)",
-        setting: PYTHON_SETTING,
-        timeoutMs: SIDECAR_TIMEOUT_MS,
-        ...(this.job.signal ? { signal: this.job.signal } : {}),
-      });
-    } catch (e) {
-      if (!(e instanceof LaunchError)) throw e;
-      this.unavailable = e.message;
+    const r = await this.process.ask(JSON.stringify(request), SIDECAR_TIMEOUT_MS, this.job.signal);
+    if ("line" in r) return parsed(r.line);
+    if ("launch" in r) {
+      this.unavailable = r.launch.message;
       return undefined;
     }
-    if (r.cancelled) throw new BenchError("CANCELLED", "cancelled");
-    const line = lastLine(r.stdout);
-    if (r.exitCode === 0 && line.startsWith("{")) return JSON.parse(line) as TorchResponse;
-    const why = r.timedOut
-      ? `took over ${SIDECAR_TIMEOUT_MS / 1000} s`
-      : `exited with code ${r.exitCode ?? r.signal}`;
-    return { error: { kind: "internal", message: `the torch sidecar ${why}: ${lastLine(r.stderr)}` } };
+    if (r.failed === "cancelled") throw new BenchError("CANCELLED", "cancelled");
+    const why = r.failed === "timeout" ? `took over ${SIDECAR_TIMEOUT_MS / 1000} s: ${r.message}` : r.message;
+    return { error: { kind: "internal", message: `the torch sidecar ${why}` } };
   }
 
   private result(r: TorchResponse, p: SizePoint, kernel: PointResult): TorchPointResult | undefined {
@@ -161,6 +149,15 @@ export class TorchBaseline {
       checks: r.checks,
       ...(r.compileError ? { compileError: r.compileError } : {}),
     };
+  }
+}
+
+/** The answer line; anything but JSON (a sidecar that is not ours) is the sidecar's failure. */
+function parsed(line: string): TorchResponse {
+  try {
+    return JSON.parse(line) as TorchResponse;
+  } catch {
+    return { error: { kind: "internal", message: `the torch sidecar answered: ${line.slice(0, 200)}` } };
   }
 }
 

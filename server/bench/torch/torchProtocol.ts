@@ -1,6 +1,7 @@
-// The TypeScript <-> Python boundary of the PyTorch baseline: the request torchBaseline.ts writes to a
-// file for sidecar.py (`python3 sidecar.py REQUEST.json`) and the one JSON line sidecar.py prints.
-// Owned here; sidecar.py reads and writes exactly these fields.
+// The TypeScript <-> Python boundary of the PyTorch baseline: sidecar.py (`python3 -u sidecar.py
+// --device N`, one per run) reads one TorchRequest per line on stdin, one per size, and prints one
+// TorchResponse line on stdout for each, in order; it exits when stdin closes. Owned here; sidecar.py
+// reads and writes exactly these fields.
 import type { DType, Init, SampleStats, TimingOptions, Tolerance } from "../../../native/runner/protocol";
 
 export type TorchArg =

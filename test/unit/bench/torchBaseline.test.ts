@@ -36,10 +36,14 @@ function fakeRunner(benchmarks: BenchmarkRequest[] = []): BenchRunner {
   return { request: (method, params) => Promise.resolve(answers[method]!(params) as never) };
 }
 
-/** A stand-in for python: saves the request it was given, then runs `body` (sh). */
-function fakePython(name: string, body: string): string {
+/**
+ * A stand-in for python: runs `start` (sh), then for each request line on stdin saves it (the last
+ * one in NAME.request.json, all of them in NAME.requests) and runs `body`, which answers it.
+ */
+function fakePython(name: string, body: string, start = ""): string {
   const path = join(dir, name);
-  writeFileSync(path, `#!/bin/sh\ncp "$3" "${dir}/${name}.request.json"\n${body}\n`);
+  const save = `printf '%s\\n' "$line" > "${dir}/${name}.request.json"; printf '%s\\n' "$line" >> "${dir}/${name}.requests"`;
+  writeFileSync(path, `#!/bin/sh\n${start}\nwhile IFS= read -r line; do\n${save}\n${body}\ndone\n`);
   chmodSync(path, 0o755);
   return path;
 }
@@ -173,7 +177,7 @@ test("no python: the setting to change, in one line", async () => {
 test("a sidecar that crashes: its last stderr line, for that size", async () => {
   const r = await bench(
     "twice",
-    fakePython("crash", "echo 'Traceback...' >&2; echo 'Segfault-ish: boom' >&2; exit 3"),
+    fakePython("crash", "", "echo 'Traceback...' >&2; echo 'Segfault-ish: boom' >&2; exit 3"),
   );
   assert.equal(r.points[0]!.torch!.error, "the torch sidecar exited with code 3: Segfault-ish: boom");
 });
@@ -191,7 +195,7 @@ test("untrusted workspace: the sidecar is not started", async () => {
 
 test("cancel stops the sidecar", async () => {
   const pidFile = join(dir, "slow.pid");
-  const python = fakePython("slow", `echo $$ > "${pidFile}"\nexec sleep 60`);
+  const python = fakePython("slow", `exec sleep 60`, `echo $$ > "${pidFile}"`);
   const controller = new AbortController();
   const stop = addLaunchObserver((e) => {
     if (e.command === python) setTimeout(() => controller.abort(), 300);
@@ -209,9 +213,114 @@ test("cancel stops the sidecar", async () => {
 });
 
 test("no sidecar is left running after 100 runs", async () => {
-  const python = fakePython("many", `echo $$ >> "${dir}/many.pids"\necho '${okAnswer(true)}'`);
+  const python = fakePython("many", `echo '${okAnswer(true)}'`, `echo $$ >> "${dir}/many.pids"`);
   for (let i = 0; i < 100; i++) assert.ok((await bench("twice", python)).ok);
   const pids = readFileSync(join(dir, "many.pids"), "utf8").trim().split("\n").map(Number);
   assert.equal(pids.length, 100);
   for (const pid of pids) assert.throws(() => process.kill(pid, 0), /ESRCH/);
+});
+
+const sweepFile = join(dir, "sweep.cu");
+writeFileSync(
+  sweepFile,
+  [
+    "// @bench n=[1024, 2048, 4096]",
+    "// @bench grid=(cdiv(n, 256)) block=(256)",
+    "// @bench arg out: f32[n] output",
+    "// @bench arg x: f32[n] randn(seed=3)",
+    "// @bench arg n: i32 = n",
+    "// @bench torch x * 2",
+    "__global__ void twice(float* out, const float* x, int n) {",
+    "  const int i = blockIdx.x * blockDim.x + threadIdx.x;",
+    "  if (i < n) out[i] = 2.0f * x[i];",
+    "}",
+    "",
+  ].join("\n"),
+);
+
+test("one sidecar per run: started before the kernel's first size, asked once per size after all of them", async () => {
+  const python = fakePython("sweep", `echo '${okAnswer(true)}'`, `echo $$ >> "${dir}/sweep.pids"`);
+  const events: string[] = [];
+  const benchmarks: BenchmarkRequest[] = [];
+  const runner = fakeRunner(benchmarks);
+  const stop = addLaunchObserver((e) => {
+    if (e.command === python) events.push(`launch ${e.args.slice(2).join(" ")}`);
+  });
+  try {
+    const r = await runBenchmark({
+      file: sweepFile,
+      kernel: "twice",
+      runner: {
+        request: (method, params, o) => {
+          if (method === "benchmark") events.push("kernel");
+          return runner.request(method, params, o);
+        },
+      },
+      cacheDir,
+      pythonPath: python,
+      onProgress: (p) => {
+        if (p.stage === "result" || p.stage === "torch") events.push(`${p.stage} ${p.point}`);
+      },
+    });
+    assert.ok(r.ok);
+    assert.deepEqual(
+      r.points.map((p) => p.torch?.speedup),
+      [2.5, 2.5, 2.5],
+    );
+  } finally {
+    stop();
+  }
+  assert.deepEqual(events, [
+    "launch --device 0",
+    ...["kernel", "result 0", "kernel", "result 1", "kernel", "result 2"],
+    ...["torch 0", "torch 1", "torch 2"],
+  ]);
+  const requests = readFileSync(join(dir, "sweep.requests"), "utf8").trim().split("\n");
+  assert.deepEqual(
+    requests.map((l) => (JSON.parse(l) as TorchRequest).vars),
+    [{ n: 1024 }, { n: 2048 }, { n: 4096 }],
+  );
+  assert.ok(
+    requests.every((l, i) => (JSON.parse(l) as TorchRequest).outputsDir === benchmarks[i]!.outputsDir),
+  );
+  const pids = readFileSync(join(dir, "sweep.pids"), "utf8").trim().split("\n").map(Number);
+  assert.equal(pids.length, 1, "one process for the three sizes");
+  assert.throws(() => process.kill(pids[0]!, 0), /ESRCH/, "it has exited after the run");
+});
+
+test("a sidecar that ignores the end of its input is killed after a short grace", async () => {
+  // Answers, then never reads stdin again (sleep): only the kill ends it.
+  const python = fakePython("deaf", `echo '${okAnswer(true)}'; exec sleep 60`, `echo $$ > "${dir}/deaf.pid"`);
+  const t0 = performance.now();
+  assert.ok((await bench("twice", python)).ok);
+  assert.ok(performance.now() - t0 < 5000);
+  const pid = Number(readFileSync(join(dir, "deaf.pid"), "utf8"));
+  assert.throws(() => process.kill(pid, 0), /ESRCH/);
+});
+
+test("cancel during the kernel's sizes also stops the sidecar", async () => {
+  const pidFile = join(dir, "early.pid");
+  const python = fakePython("early", `echo '${okAnswer(true)}'`, `echo $$ > "${pidFile}"`);
+  const controller = new AbortController();
+  const runner = fakeRunner();
+  await assert.rejects(
+    runBenchmark({
+      file: sweepFile,
+      kernel: "twice",
+      runner: {
+        request: async (method, params, o) => {
+          if (method !== "benchmark") return runner.request(method, params, o);
+          await new Promise((r) => setTimeout(r, 300)); // the sidecar writes its pid meanwhile
+          controller.abort();
+          throw new BenchError("CANCELLED", "cancelled");
+        },
+      },
+      cacheDir,
+      pythonPath: python,
+      signal: controller.signal,
+    }),
+    (e: BenchError) => e.code === "CANCELLED",
+  );
+  const pid = Number(readFileSync(pidFile, "utf8"));
+  assert.throws(() => process.kill(pid, 0), /ESRCH/, "the sidecar is gone");
 });
