@@ -198,7 +198,7 @@ async function torchSizes(
   for (const [i, dir] of dirs.entries()) {
     if (!dir) continue;
     dirs[i] = undefined; // run() removes it
-    const torch = await sweep.torch.run(sweep.points[i]!, dir, results[i]!);
+    const torch = await sweep.torch.run(sweep.points[i]!, dir, results[i]!, sweep.offsetNs);
     if (!torch) continue;
     results[i] = { ...results[i]!, torch };
     await report(job, "torch", i, sweep, () => snapshot(results, 0));

@@ -19,6 +19,8 @@ if [ "${1:-}" = bench ]; then
   shift
   mapfile -t benches < <(find dist/gpu-tests -maxdepth 1 -name 'gpu*.js' | sort)
   [ ${#benches[@]} -gt 0 ] || { echo "bench:gpu: no dist/gpu-tests/gpu*.js" >&2; exit 1; }
+  CKD_BENCH_CALIBRATION="$(mktemp -d)/timing-calibration.json"
+  export CKD_BENCH_CALIBRATION # gpu.js calibrates into it; torch-timing.sh applies the same offset
   for b in "${benches[@]}"; do node "$b" "$@"; done
   bash test/gpu/torch-timing.sh # the PyTorch baseline's timing against ncu and do_bench
   exit 0

@@ -10,12 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DeviceAttributes, TimingOptions } from "../../../native/runner/protocol";
 import { BenchError, type BenchJob } from "../benchJob";
+import { correctStats } from "../calibration";
 import type { SizePoint } from "../plan";
 import { derive, speedup } from "../report";
 import type { BenchRunResults, PointResult, TorchPointResult } from "../results";
 import type { BenchSpec } from "../specTypes";
 import { SidecarProcess } from "./sidecarProcess";
-import type { TorchArg, TorchRequest, TorchResponse } from "./torchProtocol";
+import type { TorchArg, TorchRequest, TorchResponse, TorchStats } from "./torchProtocol";
 
 /** torch.compile of a new shape takes tens of seconds; a size (its wait for torch's import included) taking longer than this is stuck. */
 const SIDECAR_TIMEOUT_MS = 10 * 60 * 1000;
@@ -93,12 +94,20 @@ export class TorchBaseline {
     if (dir) await rm(dir, { recursive: true, force: true });
   }
 
-  /** Asks the sidecar for size `p` (the kernel's outputs in `dir`) and removes `dir`. */
-  async run(p: SizePoint, dir: string, kernel: PointResult): Promise<TorchPointResult | undefined> {
+  /**
+   * Asks the sidecar for size `p` (the kernel's outputs in `dir`) and removes `dir`. `offsetNs`: the
+   * GPU's calibrated event overhead, taken off torch's times as off the kernel's (both are event spans).
+   */
+  async run(
+    p: SizePoint,
+    dir: string,
+    kernel: PointResult,
+    offsetNs?: number,
+  ): Promise<TorchPointResult | undefined> {
     try {
       if (this.unavailable) return undefined;
       const response = await this.sidecar(p, dir);
-      return response && this.result(response, p, kernel);
+      return response && this.result(response, p, kernel, offsetNs);
     } finally {
       await this.discard(dir);
     }
@@ -126,7 +135,12 @@ export class TorchBaseline {
     return { error: { kind: "internal", message: `the torch sidecar ${why}` } };
   }
 
-  private result(r: TorchResponse, p: SizePoint, kernel: PointResult): TorchPointResult | undefined {
+  private result(
+    r: TorchResponse,
+    p: SizePoint,
+    kernel: PointResult,
+    offsetNs: number | undefined,
+  ): TorchPointResult | undefined {
     if ("error" in r) {
       if (r.error.kind === "unavailable") {
         this.unavailable = r.error.message;
@@ -137,8 +151,10 @@ export class TorchBaseline {
     }
     this.torchVersion = r.torchVersion;
     const peak = this.device.peakDramBandwidthGBs;
-    const eager = { ...r.eager, ...derive(r.eager, p.bytes, p.flops, peak) };
-    const compiled = r.compiled && { ...r.compiled, ...derive(r.compiled, p.bytes, p.flops, peak) };
+    const fix = (t: TorchStats): TorchStats => (offsetNs === undefined ? t : correctStats(t, offsetNs));
+    const [e, c] = [fix(r.eager), r.compiled && fix(r.compiled)];
+    const eager = { ...e, ...derive(e, p.bytes, p.flops, peak) };
+    const compiled = c && { ...c, ...derive(c, p.bytes, p.flops, peak) };
     const sp = speedup(kernel.kernel, eager);
     const csp = compiled && speedup(kernel.kernel, compiled);
     return {

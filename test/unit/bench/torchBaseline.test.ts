@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { BenchmarkRequest, DeviceAttributes } from "../../../native/runner/protocol";
+import { saveCalibration } from "../../../server/bench/calibration";
 import { formatTable, historyEntry } from "../../../server/bench/report";
 import { BenchError, type BenchRunner, runBenchmark } from "../../../server/bench/runBench";
 import type { TorchRequest } from "../../../server/bench/torch/torchProtocol";
@@ -323,4 +324,32 @@ test("cancel during the kernel's sizes also stops the sidecar", async () => {
   );
   const pid = Number(readFileSync(pidFile, "utf8"));
   assert.throws(() => process.kill(pid, 0), /ESRCH/, "the sidecar is gone");
+});
+
+test("on a calibrated GPU torch's times lose the same event overhead as the kernel's", async () => {
+  const calibrationPath = join(mkdtempSync(join(tmpdir(), "ckd-cal-")), "timing-calibration.json");
+  await saveCalibration(
+    {
+      gpu: h200.name,
+      driverVersion: 13000,
+      offsetNs: 900,
+      eventNs: 3100,
+      ncuNs: 2200,
+      ncuLaunches: 20,
+      calibratedAt: "2026-11-24T11:00:00.000Z",
+    },
+    calibrationPath,
+  );
+  const r = await runBenchmark({
+    file: fixture,
+    kernel: "copy_inputs",
+    runner: fakeRunner(),
+    cacheDir,
+    calibrationPath,
+    pythonPath: fakePython("calibrated", `echo '${okAnswer(true)}'`),
+  });
+  const p = r.points[0]!;
+  assert.deepEqual([p.kernel?.medianNs, p.torch?.eager?.medianNs], [9100, 24_100]);
+  assert.equal(p.torch?.compiled?.medianNs, 11_600);
+  assert.equal(p.torch?.speedup, 24_100 / 9100, "the speedup is of the corrected medians");
 });
