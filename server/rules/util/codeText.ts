@@ -2,15 +2,47 @@
 // kept), so that declarations and macros are read from code only: a parameter comment `// {n, m}` or a
 // type name in a string declares nothing.
 import type { FileIndex } from "./fileIndex";
+import { stickyMatches } from "./textScan";
 
+/** A comment or literal, tried where one can start (sticky). */
 const NOT_CODE =
-  /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"|'(?:[^'\\\n]|\\[\s\S]){1,8}'/g;
+  /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"|'(?:[^'\\\n]|\\[\s\S]){1,8}'/y;
+/** The characters a NOT_CODE match starts with. */
+const STARTS = ["/", '"', "'"];
+let spaces = " ".repeat(1024);
+
+/** `m` blanked: spaces, line breaks kept. */
+function blank(m: string): string {
+  if (m.includes("\n")) return m.replace(/[^\n\r]/g, " ");
+  while (spaces.length < m.length) spaces += spaces;
+  return spaces.slice(0, m.length);
+}
+
+/** The last few texts blanked whole, newest last: the same text is asked for by several readers and runs. */
+const recent: { text: string; code: string }[] = [];
 
 /** `text` with every comment and literal replaced by spaces (line breaks kept, so offsets and lines hold). */
 export function codeOnly(text: string): string {
-  return text.replace(NOT_CODE, (m) =>
-    m.includes("\n") ? m.replace(/[^\n\r]/g, " ") : " ".repeat(m.length),
-  );
+  const hit = recent.find((r) => r.text === text);
+  if (hit) return hit.code;
+  const code = blankNotCode(text);
+  if (text.length > 4096) {
+    recent.push({ text, code });
+    if (recent.length > 2) recent.shift();
+  }
+  return code;
+}
+
+/** What a global NOT_CODE replace gives, matched only where a comment or literal can start. */
+function blankNotCode(text: string): string {
+  const out: string[] = [];
+  let last = 0;
+  for (const m of stickyMatches(text, NOT_CODE, STARTS)) {
+    out.push(text.slice(last, m.index), blank(m[0]));
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out.join("");
 }
 
 /**
