@@ -336,43 +336,36 @@ export function hasBf16Guard(idx: FileIndex): boolean {
 function findBf16Guard(idx: FileIndex): boolean {
   // <nv/target> and `if constexpr` guards count as well as preprocessor ones.
   const { text } = idx;
-  // The regexes only where their fixed words occur: each whole-text scan costs a run on every edit.
+  // The regexes only where their fixed words occur: this runs on every edit.
   if (text.includes("NV_PROVIDES_SM_"))
     for (const m of text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
       if (Number(m[1]) >= 80) return true;
-  if (text.includes("__CUDA_ARCH__") && constexprArchGuard(text)) return true;
+  if (text.includes("__CUDA_ARCH__") && /\bif\s+constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/.test(text))
+    return true;
   for (const d of idx.directives()) {
     if (d.word !== "if" && d.word !== "elif") continue;
     // With no macros known only __CUDA_ARCH__ differs between the two passes: skip other conditions
     // (a block comment may carry the condition past the line: then ask the tree).
     const line = text.slice(d.end, logicalLineEnd(text, d.end));
     if (!line.includes("__CUDA_ARCH__") && !line.includes("/*")) continue;
-    let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
-    if (!n) {
-      const tok = idx.nodeAt(d.hash, d.end);
-      n = IF_ARMS.has(tok.type) ? tok : tok.parent;
-    }
-    const c = n?.childForFieldName("condition");
-    if (!c) continue;
-    const lo = truth(c, 750, NO_MACROS);
-    const hi = truth(c, 800, NO_MACROS);
-    if (lo !== undefined && hi !== undefined && lo !== hi) return true;
+    const guard = guardsBf16(idx, d);
+    if (guard) return true;
   }
   return false;
 }
 
-/** `if constexpr (__CUDA_ARCH__ >= 800)` anywhere: tested at each `constexpr`, the word the regex needs. */
-function constexprArchGuard(text: string): boolean {
-  const after = /constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/y;
-  for (let at = text.indexOf("constexpr"); at >= 0; at = text.indexOf("constexpr", at + 1)) {
-    // `\bif\s+` just before: at least one space, then `if` at a word start.
-    let i = at;
-    while (i > 0 && /\s/.test(text[i - 1]!)) i--;
-    if (i === at || i < 2 || text.slice(i - 2, i) !== "if" || /\w/.test(text[i - 3] ?? "")) continue;
-    after.lastIndex = at;
-    if (after.test(text)) return true;
+/** Does the condition of the `#if`/`#elif` directive `d` hold on sm_80 and not on sm_75? */
+function guardsBf16(idx: FileIndex, d: Directive): boolean {
+  let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
+  if (!n) {
+    const tok = idx.nodeAt(d.hash, d.end);
+    n = IF_ARMS.has(tok.type) ? tok : tok.parent;
   }
-  return false;
+  const c = n?.childForFieldName("condition");
+  if (!c) return false;
+  const lo = truth(c, 750, NO_MACROS);
+  const hi = truth(c, 800, NO_MACROS);
+  return lo !== undefined && hi !== undefined && lo !== hi;
 }
 
 /** Where the line holding `at` ends, following backslash continuations. */

@@ -7,7 +7,6 @@ import type { LintContext } from "../rule";
 import { codeOnly } from "./codeText";
 import { FileIndex } from "./fileIndex";
 import { halfKindOfType, type HalfKind } from "./halfTypes";
-import { stickyMatches } from "./textScan";
 import { projectHeaders, sourceFacts, trusted, type SourceFacts, type Trusted } from "./projectHeaders";
 
 /** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
@@ -124,16 +123,15 @@ function halfAliases(files: readonly SourceFacts[]): Map<string, HalfAlias> {
 }
 
 /** The lines an edit may change the environment through: macro, include and alias lines (hashed). */
-const ENV_LINES = /#[ \t]*(?:define|include)\b[^\n]*|\b(?:typedef|using)\b[^;{}]*;/y;
-/** The words an ENV_LINES match starts with. */
-const ENV_STARTS = ["#", "typedef", "using"];
+const ENV_LINES = /#[ \t]*(?:define|include)\b[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
 
 /** A short key of the file's own environment lines: equal keys, equal environments (headers aside). */
 export function declEnvKey(idx: FileIndex): string {
   return idx.shared("declEnvKey", () => {
     // FNV-1a over the matched lines: the key joins the context key, whose parts are comma-separated.
     let h = 0x811c9dc5;
-    for (const [s] of stickyMatches(idx.text, ENV_LINES, ENV_STARTS)) {
+    for (const m of idx.text.matchAll(ENV_LINES)) {
+      const s = m[0];
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
       h = Math.imul(h ^ 10, 0x01000193);
     }
