@@ -45,9 +45,12 @@ export const scalarHalfAccess: Rule = {
     if (fns.length === 0) return;
     const code = codeText(idx);
     const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
+    const typeNames = [...kind.keys()];
     for (const f of fns) {
       // Code only: a type named in a comment declares nothing.
       const src = code.slice(f.start, f.end);
+      // The regex's lookbehind costs at every offset: first, is any of its type names there at all?
+      if (!typeNames.some((n) => src.includes(n))) continue;
       const pointers = new Map<string, "half" | "bf16">();
       for (const m of src.matchAll(re)) pointers.set(m[2]!, kind.get(m[1]!)!);
       // A function that already vectorizes has its scalar loop as the odd-length tail.

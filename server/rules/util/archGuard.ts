@@ -160,7 +160,12 @@ export function inDeadCode(
   const idx = FileIndex.of({ tree, text });
   const arms = decidable(text, idx.directives(), env);
   if (arms.length === 0) return points.map(() => false);
+  // Rows are '\n'-counted, columns UTF-16 units, as in the tree: a line's start plus the column. Only a
+  // point before the root's first token (leading blank lines) asks the tree, as it always did.
+  const firstRow = tree.rootNode.startPosition.row;
+  const lineStarts = points.some((p) => p.row >= firstRow) ? lineStartsOf(text) : [];
   const offsets = points.map((p) => {
+    if (p.row >= firstRow) return p.row < lineStarts.length ? lineStarts[p.row]! + p.column : -1;
     const n = tree.rootNode.descendantForPosition(p);
     if (!n) return -1;
     // The smallest node there may start on an earlier line: walk down the text to the point's line.
@@ -175,6 +180,13 @@ export function inDeadCode(
   const holding = arms.filter((a) => offsets.some((o) => o >= a.d.end && o < a.end)).map((a) => a.d);
   const dead = offArms(idx, holding, passes, env);
   return offsets.map((o) => dead.some(([a, b]) => o >= a && o < b));
+}
+
+/** The offset where each line starts. */
+function lineStartsOf(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out.push(i + 1);
+  return out;
 }
 
 type Directive = ReturnType<FileIndex["directives"]>[number];
@@ -323,21 +335,42 @@ export function hasBf16Guard(idx: FileIndex): boolean {
 
 function findBf16Guard(idx: FileIndex): boolean {
   // <nv/target> and `if constexpr` guards count as well as preprocessor ones.
-  for (const m of idx.text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
-    if (Number(m[1]) >= 80) return true;
-  if (/\bif\s+constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/.test(idx.text)) return true;
+  const { text } = idx;
+  // The regexes only where their fixed words occur: this runs on every edit.
+  if (text.includes("NV_PROVIDES_SM_"))
+    for (const m of text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
+      if (Number(m[1]) >= 80) return true;
+  if (text.includes("__CUDA_ARCH__") && /\bif\s+constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/.test(text))
+    return true;
   for (const d of idx.directives()) {
     if (d.word !== "if" && d.word !== "elif") continue;
-    let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
-    if (!n) {
-      const tok = idx.nodeAt(d.hash, d.end);
-      n = IF_ARMS.has(tok.type) ? tok : tok.parent;
-    }
-    const c = n?.childForFieldName("condition");
-    if (!c) continue;
-    const lo = truth(c, 750, NO_MACROS);
-    const hi = truth(c, 800, NO_MACROS);
-    if (lo !== undefined && hi !== undefined && lo !== hi) return true;
+    // With no macros known only __CUDA_ARCH__ differs between the two passes: skip other conditions
+    // (a block comment may carry the condition past the line: then ask the tree).
+    const line = text.slice(d.end, logicalLineEnd(text, d.end));
+    if (!line.includes("__CUDA_ARCH__") && !line.includes("/*")) continue;
+    const guard = guardsBf16(idx, d);
+    if (guard) return true;
   }
   return false;
+}
+
+/** Does the condition of the `#if`/`#elif` directive `d` hold on sm_80 and not on sm_75? */
+function guardsBf16(idx: FileIndex, d: Directive): boolean {
+  let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
+  if (!n) {
+    const tok = idx.nodeAt(d.hash, d.end);
+    n = IF_ARMS.has(tok.type) ? tok : tok.parent;
+  }
+  const c = n?.childForFieldName("condition");
+  if (!c) return false;
+  const lo = truth(c, 750, NO_MACROS);
+  const hi = truth(c, 800, NO_MACROS);
+  return lo !== undefined && hi !== undefined && lo !== hi;
+}
+
+/** Where the line holding `at` ends, following backslash continuations. */
+function logicalLineEnd(text: string, at: number): number {
+  let end = text.indexOf("\n", at);
+  while (end > 0 && /\\\r?$/.test(text.slice(Math.max(0, end - 2), end))) end = text.indexOf("\n", end + 1);
+  return end < 0 ? text.length : end;
 }

@@ -71,6 +71,14 @@ const OTHER_BEFORE = new RegExp(
   `\\b(?:${OTHER_TYPES})\\b[\\s*&]*(?:(?:const|__restrict__|volatile)\\b[\\s*&]*)*$`,
 );
 
+/** `=`, `;`, `,`, `[` or `)` after a declared name (spaces between). */
+const DECLARATOR_END = /^\s*[=;,[)]/;
+
+/** [A-Za-z0-9_] (NaN, off the text's ends, is not). */
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
 /**
  * Is `name` also declared with a non-half type in [from, to) of the code (`float d =`, `float2 q[`)? Looks
  * only at the name's occurrences: cheaper than reading every declaration.
@@ -78,8 +86,8 @@ const OTHER_BEFORE = new RegExp(
 function declaredOtherwise(code: string, name: string, from: number, to: number): boolean {
   for (let at = code.indexOf(name, from); at >= 0 && at < to; at = code.indexOf(name, at + 1)) {
     const end = at + name.length;
-    if (/\w/.test(code[at - 1] ?? "") || /\w/.test(code[end] ?? "")) continue;
-    if (!/^\s*[=;,[)]/.test(code.slice(end, end + 8))) continue;
+    if (isWordChar(code.charCodeAt(at - 1)) || isWordChar(code.charCodeAt(end))) continue;
+    if (!DECLARATOR_END.test(code.slice(end, end + 8))) continue;
     if (OTHER_BEFORE.test(code.slice(Math.max(from, at - 48), at))) return true;
   }
   return false;
