@@ -1,7 +1,7 @@
 // Whole-file facts that findings anywhere in the file depend on. A windowed lint (server/lint/
 // incremental.ts) keeps a rule's findings outside its window only while the parts of this key that the
 // rule read (see dependencies.ts) are unchanged.
-import { usesTorch } from "../missing-launch-check";
+import { checksElsewhere, usesTorch } from "../missing-launch-check";
 import { optedIn } from "../shared-memory-limit";
 import { hasBf16Guard } from "./archGuard";
 import { declEnvKey } from "./declEnv";
@@ -9,10 +9,22 @@ import type { Dependency } from "./dependencies";
 import type { FileIndex } from "./fileIndex";
 
 /** The shared values (FileIndex.shared keys) the key is made of: a run over the same text may take them over. */
-export const CONTEXT_VALUES: readonly string[] = ["hasBf16Guard", "optedIn", "usesTorch", "declEnvKey"];
+export const CONTEXT_VALUES: readonly string[] = [
+  "hasBf16Guard",
+  "optedIn",
+  "usesTorch",
+  "declEnvKey",
+  "checksElsewhere",
+];
 
 /** The key's parts, in order, as the dependencies the rules record when they read them. */
-const PARTS: readonly Dependency[] = ["context:guard", "context:optIn", "context:torch", "context:decls"];
+const PARTS: readonly Dependency[] = [
+  "context:guard",
+  "context:optIn",
+  "context:torch",
+  "context:decls",
+  "context:callerChecks",
+];
 
 export function fileContextKey(idx: FileIndex): string {
   return [
@@ -24,6 +36,8 @@ export function fileContextKey(idx: FileIndex): string {
     usesTorch(idx),
     // launch-check macros and half-type aliases (declEnv.ts): the file's macro, include and alias lines
     declEnvKey(idx),
+    // missing-launch-check: a library file naming no launch check is taken to check in its caller
+    checksElsewhere(idx),
   ].join(",");
 }
 
