@@ -187,6 +187,7 @@ export function buildFacts(ctx: BuildContext): BuildFacts {
     defines: ctx.defines,
     undefines: ctx.undefines,
     definesKnown: ctx.build !== undefined,
+    pytorch: ctx.pytorch,
   };
 }
 

@@ -101,6 +101,8 @@ function readBuildToml(file: string, text: string, notes: string[]): BuildUnit[]
   const doc = parseToml(text);
   const kernels = doc.kernel !== null && typeof doc.kernel === "object" ? doc.kernel : {};
   const dir = dirname(file);
+  // A [torch] section builds the kernels into a PyTorch extension (its binding in torch-ext/).
+  const torchExt = doc.torch !== null && typeof doc.torch === "object";
   return Object.entries(kernels).map(([name, raw]): BuildUnit => {
     const k = (raw !== null && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
     // Older files say `language = "cuda-hipify"` and no backend: CUDA (hipified for ROCm as well).
@@ -122,7 +124,7 @@ function readBuildToml(file: string, text: string, notes: string[]): BuildUnit[]
       ...(useDefault ? { archsFrom: "kernel-builder's default capabilities" } : {}),
       defines,
       undefines,
-      pytorch: false,
+      pytorch: torchExt || strings(k.depends).includes("torch"),
     };
   });
 }

@@ -35,7 +35,13 @@ export function optionsKey(opts: LintOptions): string {
     opts.ruleOptions ?? {},
     opts.severity ?? {},
     opts.build
-      ? [opts.build.targets, [...opts.build.defines], [...opts.build.undefines], opts.build.definesKnown]
+      ? [
+          opts.build.targets,
+          [...opts.build.defines],
+          [...opts.build.undefines],
+          opts.build.definesKnown,
+          opts.build.pytorch,
+        ]
       : null,
   ]);
 }

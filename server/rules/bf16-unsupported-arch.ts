@@ -2,14 +2,12 @@
 // the code must sit behind `#if __CUDA_ARCH__ >= 800` (or the kernel should use __half there).
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
-import { archOffRanges, hasBf16Guard, inRanges } from "./util/archGuard";
+import { archOffRanges, inRanges } from "./util/archGuard";
 import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { insertAfter, insertBefore } from "./util/nodes";
 
-/** BF16 types, and the conversion/arithmetic intrinsics of cuda_bf16.h (as calls). */
-const BF16_TOKEN =
-  /\b(__nv_bfloat162?|nv_bfloat162?|__(?:float2bfloat16|floats2bfloat162|float22bfloat162|bfloat16|bfloat162|low2bfloat16|high2bfloat16|halves2bfloat162|ushort_as_bfloat16|short_as_bfloat16|int2bfloat16|uint2bfloat16|double2bfloat16)\w*)\b/g;
-const TOKEN_TYPES: ReadonlySet<string> = new Set(["type_identifier", "identifier"]);
+/** The BF16 scalar type, as a tensor-core fragment's element type. */
+const BF16_TYPE = /\b(__nv_bfloat16|nv_bfloat16)\b/g;
 
 /** The first and last statement of a function body: the span a guard wraps. */
 function bodyStatements(fn: Node): { first: Node; last: Node } | undefined {
@@ -32,25 +30,25 @@ function guardOpen(text: string, first: Node): TextEdit {
 }
 
 /**
- * BF16 names in device function bodies outside `off`, in functions that call a BF16 intrinsic: a function
- * that only declares and passes BF16 values (a wrapper around guarded helpers, as vLLM writes them) does no
- * BF16 arithmetic of its own.
+ * BF16 types and conversions compile for every architecture: cuda_bf16.hpp gives each intrinsic
+ * (conversions, arithmetic, comparisons, atomicAdd) a software path below sm_80 (NV_IF_ELSE_TARGET).
+ * What has none is BF16 on the tensor cores: mma.h declares the `wmma::fragment<…, __nv_bfloat16, …>`
+ * specialisations only under `__CUDA_ARCH__ >= 800`. Those fragments in device function bodies outside `off`.
  */
 function unguardedUses(idx: FileIndex, off: readonly [number, number][]): { fn: FunctionInfo; node: Node }[] {
   const uses: { fn: FunctionInfo; node: Node }[] = [];
-  const calling = new Set<number>();
-  for (const m of idx.scan(BF16_TOKEN)) {
+  for (const m of idx.scan(BF16_TYPE)) {
     // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
     const fn = idx.deviceFunctionAt(m.index);
     if (!fn || inRanges(m.index, off)) continue;
     const n = idx.nodeAt(m.index, m.index + m[0].length);
-    if (!TOKEN_TYPES.has(n.type) || n.startIndex !== m.index) continue;
-    const call = n.type === "identifier" && n.parent?.type === "call_expression";
-    if (n.type === "identifier" && !call) continue;
-    if (call) calling.add(fn.node.id);
-    uses.push({ fn, node: n });
+    if (n.type !== "type_identifier" || n.startIndex !== m.index) continue;
+    const args = n.parent?.type === "type_descriptor" ? n.parent.parent : undefined;
+    const template = args?.type === "template_argument_list" ? args.parent : undefined;
+    const name = template?.childForFieldName("name")?.text ?? "";
+    if (/(^|::)fragment$/.test(name)) uses.push({ fn, node: n });
   }
-  return uses.filter((u) => calling.has(u.fn.node.id));
+  return uses;
 }
 
 export const bf16UnsupportedArch: Rule = {
@@ -66,19 +64,7 @@ export const bf16UnsupportedArch: Rule = {
     const idx = FileIndex.of(ctx);
     const off = archOffRanges(idx, low, ctx.build);
 
-    // The include is rare: a regex over the whole text only when its name is there at all.
-    const includes = idx.text.includes("cuda_bf16.h")
-      ? idx.scan(/#[ \t]*include[ \t]*[<"]cuda_bf16\.h[>"]/g)
-      : [];
-    for (const m of includes) {
-      const inc = idx.nodeAt(m.index, m.index + m[0].length);
-      if (inc.type !== "preproc_include" || inRanges(inc.startIndex, off) || hasBf16Guard(idx)) continue;
-      ctx.report({
-        node: inc,
-        message: `cuda_bf16.h is included while ${lowText} is a target, and nothing in this file is guarded by \`#if __CUDA_ARCH__ >= 800\`: ${lowText} has no BF16 support.`,
-      });
-    }
-
+    // The cuda_bf16.h include itself is not reported: the header compiles for every architecture.
     // Every unguarded use in a device function body (kernels, __device__ functions); the fix once per function.
     const reportedFns = new Set<number>();
     for (const { fn, node: n } of unguardedUses(idx, off)) {
@@ -87,7 +73,7 @@ export const bf16UnsupportedArch: Rule = {
       reportedFns.add(fn.node.id);
       ctx.report({
         node: n,
-        message: `\`${n.text}\` is BF16, which ${lowText} does not support; guard it with \`#if __CUDA_ARCH__ >= 800\` or use __half for those targets.`,
+        message: `A \`${n.text}\` WMMA fragment needs sm_80 tensor cores, which ${lowText} does not have (mma.h declares it only for __CUDA_ARCH__ >= 800); guard it with \`#if __CUDA_ARCH__ >= 800\` or use __half fragments for those targets.`,
         fixes:
           first && stmts
             ? [

@@ -3,6 +3,7 @@
 // `float v = x[i];` compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
+import { usesTorch } from "./missing-launch-check";
 import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
@@ -82,11 +83,30 @@ const LVALUE_BASE = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]|\.\s*\w+|->\s*\w+)*\s*$/;
 
 type Report = (target: Node, kind: HalfKind, toFloat: boolean) => void;
 
+/** Per kind whose implicit conversions the file's build removes: where the switch comes from. */
+type Switches = Partial<Record<HalfKind, string>>;
+
+/**
+ * The conversions only fail to compile where the build sets the switch: the build file's -D flags when
+ * one says how the file is compiled, else PyTorch's nvcc flags when the file includes PyTorch headers.
+ */
+function switchesOf(ctx: LintContext, idx: FileIndex): Switches {
+  const out: Switches = {};
+  for (const [kind, flag] of Object.entries(SWITCH) as [HalfKind, string][]) {
+    const macro = flag.slice(2);
+    if (ctx.build.definesKnown) {
+      if (ctx.build.defines.has(macro)) out[kind] = `${flag}, which this file's build sets`;
+    } else if (usesTorch(idx)) out[kind] = `${flag} (set by PyTorch extension builds)`;
+  }
+  return out;
+}
+
 /** The rule's report: one finding per converted expression, with the explicit conversion as its fix. */
-function reporter(ctx: LintContext): Report {
+function reporter(ctx: LintContext, switches: Switches): Report {
   const seen = new Set<number>();
   return (target, kind, toFloat) => {
-    if (seen.has(target.id)) return;
+    const why = switches[kind];
+    if (!why || seen.has(target.id)) return;
     seen.add(target.id);
     const conv = (toFloat ? TO_FLOAT : FROM_FLOAT)[kind];
     const type = TYPE_NAME[kind];
@@ -101,8 +121,8 @@ function reporter(ctx: LintContext): Report {
     ctx.report({
       node: target,
       message: toFloat
-        ? `Implicit ${type} → float conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a to_float() helper.`
-        : `Implicit float → ${type} conversion: it does not compile with ${SWITCH[kind]} (set by PyTorch extension builds). Use ${conv}() or a from_float() helper.`,
+        ? `Implicit ${type} → float conversion: it does not compile with ${why}. Use ${conv}() or a to_float() helper.`
+        : `Implicit float → ${type} conversion: it does not compile with ${why}. Use ${conv}() or a from_float() helper.`,
       fixes,
     });
   };
@@ -175,7 +195,9 @@ export const halfImplicitConversion: Rule = {
     "An implicit __half/__nv_bfloat16 <-> float conversion; it does not compile with -D__CUDA_NO_HALF_CONVERSIONS__ (PyTorch builds).",
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    const report = reporter(ctx);
+    const switches = switchesOf(ctx, idx);
+    if (Object.keys(switches).length === 0) return;
+    const report = reporter(ctx, switches);
     for (const find of [halfIntoArithmetic, floatIntoHalfInit, floatIntoHalfStore])
       find(idx, halfDecls(idx, declEnv(ctx)), report);
   },

@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule } from "./rule";
 import { enclosingFunctionOf, FileIndex } from "./util/fileIndex";
-import { builtinVector, declaredName, replaceNode } from "./util/nodes";
+import { builtinVector, declaredName, descendants, replaceNode } from "./util/nodes";
 
 const NARROW_TYPES: ReadonlySet<string> = new Set([
   "int",
@@ -14,29 +14,71 @@ const NARROW_TYPES: ReadonlySet<string> = new Set([
   "auto",
 ]);
 
-function isIndexUse(id: Node): boolean {
+/** Arithmetic that keeps a value an element offset: `base + i`, `i - 1`, `(i)`, a cast. */
+const OFFSET_OPS: ReadonlySet<string> = new Set(["+", "-"]);
+
+/** `id` reaches a subscript (or `ptr + id`) through additions only: it is a flat element index there. */
+function isFlatIndexUse(id: Node): boolean {
   for (let p: Node | null = id.parent; p; p = p.parent) {
-    if (p.type === "subscript_argument_list" || p.type === "subscript_expression") {
-      // used inside the [...] of a subscript, not as the array itself
-      if (p.type === "subscript_expression" && p.childForFieldName("argument")?.id === id.id) return false;
-      return true;
-    }
-    if (p.type === "binary_expression" && p.childForFieldName("operator")?.text === "+") {
-      // pointer + idx
+    if (p.type === "subscript_argument_list") return true;
+    if (p.type === "subscript_expression") return p.childForFieldName("argument")?.id !== id.id;
+    if (p.type === "parenthesized_expression" || p.type === "cast_expression") continue;
+    // `row * ncols + col` scales a row index: the wrap, if any, is in that product, not in `row`.
+    if (p.type === "binary_expression" && OFFSET_OPS.has(p.childForFieldName("operator")?.text ?? ""))
       continue;
-    }
-    if (
-      [
-        "expression_statement",
-        "declaration",
-        "condition_clause",
-        "compound_statement",
-        "argument_list",
-      ].includes(p.type)
-    )
-      return false;
+    return false;
   }
   return false;
+}
+
+const COMPARISONS: ReadonlySet<string> = new Set(["<", "<=", ">", ">=", "!=", "=="]);
+const ARITHMETIC: ReadonlySet<string> = new Set(["+", "-", "*", "/", "<<", ">>"]);
+
+/** What `id` is compared with (`i < n`, `2 * i >= a * b`): the other side, or undefined. */
+function boundOf(id: Node): Node | undefined {
+  let side: Node = id;
+  for (let p: Node | null = id.parent; p; side = p, p = p.parent) {
+    if (p.type === "parenthesized_expression") continue;
+    if (p.type !== "binary_expression") return undefined;
+    const op = p.childForFieldName("operator")?.text ?? "";
+    if (ARITHMETIC.has(op)) continue;
+    if (!COMPARISONS.has(op)) return undefined;
+    const left = p.childForFieldName("left");
+    return left?.id === side.id ? (p.childForFieldName("right") ?? undefined) : (left ?? undefined);
+  }
+  return undefined;
+}
+
+/** 64-bit integer types as written (a cast, a declaration): a bound of such a type passes 2^32. */
+const WIDE_TYPE = /\b(size_t|ssize_t|ptrdiff_t|u?int64_t|u?intptr_t|int64|uint64|long|__int64|u64|i64)\b/;
+/** `numel()` / `.size()` return 64-bit counts; `100000000000LL` is a 64-bit literal. */
+const WIDE_VALUE = /\b(numel|size)\s*\(|\b\d+[uU]?[lL]{1,2}\b/;
+
+/** The type written where `name` is declared in `scope` (a parameter or a local), if it is there. */
+function declaredType(scope: Node, name: string): string | undefined {
+  for (const d of descendants(scope, "parameter_declaration", "declaration")) {
+    const declarators = d.childrenForFieldName("declarator");
+    if (declarators.some((x) => declaredName(x)?.text === name)) return d.childForFieldName("type")?.text;
+  }
+  return undefined;
+}
+
+/** A bound that can pass 2^31: a 64-bit type, count or literal in it, or a name declared 64-bit. */
+function isWide(bound: Node, scope: Node): boolean {
+  if (WIDE_TYPE.test(bound.text) || WIDE_VALUE.test(bound.text)) return true;
+  const names = bound.type === "identifier" ? [bound] : descendants(bound, "identifier");
+  return names.some((n) => WIDE_TYPE.test(declaredType(scope, n.text) ?? ""));
+}
+
+/**
+ * Whether a 32-bit index `name` can really pass 2^31 in `scope`: it is compared with a 64-bit bound, or it
+ * addresses memory as a flat element index with no bound at all. A 32-bit bound (`i < int n`) keeps it
+ * in range, and so does an index only ever scaled (`row * ncols`): rows and tokens stay far below 2^31.
+ */
+function canOverflow(uses: readonly Node[], scope: Node): boolean {
+  const bounds = uses.flatMap((u) => boundOf(u) ?? []);
+  if (bounds.some((b) => isWide(b, scope))) return true;
+  return bounds.length === 0 && uses.some(isFlatIndexUse);
 }
 
 export const intIndexOverflow: Rule = {
@@ -88,10 +130,9 @@ export const intIndexOverflow: Rule = {
       const fn = enclosingFunctionOf(decl);
       if (!fn) idx.readsWholeFile();
       const end = fn?.endIndex ?? idx.text.length;
-      const used = idx
-        .tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end)
-        .some(isIndexUse);
-      if (!used) continue;
+      // A `for` header's condition comes after the declaration: the uses start there.
+      const uses = idx.tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end);
+      if (!canOverflow(uses, fn ?? idx.tree.rootNode)) continue;
       const fixes: Fix[] =
         type.text === "auto" ||
         type.text === "int" ||

@@ -2,7 +2,7 @@
 // cudaGetLastError(). Unchecked, the output is silently left unwritten.
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
-import { declEnv } from "./util/declEnv";
+import { BUILTIN_CHECKS, declEnv } from "./util/declEnv";
 import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
 import { insertAfter } from "./util/nodes";
 
@@ -51,6 +51,19 @@ function checkedAfter(idx: FileIndex, call: Node, re: RegExp): boolean {
   return firstCheck(idx, re, call.endIndex, fn?.endIndex ?? idx.text.length) !== undefined;
 }
 
+/** A launch check named anywhere, or a program's entry point (no caller elsewhere checks for a program). */
+const CHECKS_HERE = new RegExp(`\\b(${BUILTIN_CHECKS.join("|")})\\b|\\bint\\s+main\\s*\\(`);
+
+/**
+ * A library file that names no launch check at all is taken to check at a higher level: ggml checks
+ * cudaGetLastError() after every op in its dispatcher, in another file. A whole-file fact, cheap to
+ * test on every relint (fileContext.ts).
+ */
+export function checksElsewhere(idx: FileIndex): boolean {
+  idx.reads("context:callerChecks");
+  return idx.shared("checksElsewhere", () => !CHECKS_HERE.test(idx.text));
+}
+
 export const missingLaunchCheck: Rule = {
   id: "missing-launch-check",
   defaultSeverity: "warning",
@@ -65,6 +78,8 @@ export const missingLaunchCheck: Rule = {
     const names = [...declEnv(ctx).launchChecks];
     const torch = usesTorch(idx);
     const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+    // Not in a PyTorch extension, whose rule is a C10_CUDA_KERNEL_LAUNCH_CHECK() after each launch.
+    if (!torch && !ctx.build.pytorch && checksElsewhere(idx)) return;
     for (const { call } of launches) {
       if (checkedAfter(idx, call, re)) continue;
       const name = call.childForFieldName("function")?.text ?? "kernel";

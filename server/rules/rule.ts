@@ -54,6 +54,8 @@ export interface BuildFacts {
   readonly undefines: ReadonlySet<string>;
   /** False when no build file says how the file is compiled: a rule may then go by the file's own includes. */
   readonly definesKnown: boolean;
+  /** A PyTorch extension by its build (build.toml [torch], setup.py's CUDAExtension). */
+  readonly pytorch?: boolean;
 }
 
 export interface LintContext {

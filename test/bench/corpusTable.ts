@@ -45,6 +45,9 @@ function rows(t: Triage, labels: readonly Label[]): Map<string, Row> {
   for (const l of labels) if (l.verdict === "fp" && l.fixed) row(l.rule).fixed++;
   for (const l of t.fpGone) row(l.rule).fixed++;
   for (const l of t.tpLost) row(l.rule).lost++;
+  // Lost on purpose (a documented trade-off) and still not reported: counted as lost too.
+  const reported = new Set(t.reported.flatMap((r) => (r.label ? [r.label] : [])));
+  for (const l of labels) if (l.verdict === "tp" && l.lostBecause && !reported.has(l)) row(l.rule).lost++;
   return out;
 }
 

@@ -14,6 +14,8 @@ __global__ void scale(__nv_bfloat16* x, float s) {
   float v = __bfloat162float(x[threadIdx.x]) * s;
   v += __shfl_xor(v, 1);
   x[threadIdx.x] = __float2bfloat16(v);
+  // BF16 on the tensor cores: what sm_75 cannot build (conversions compile there)
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> f;
 }
 `;
 

@@ -35,6 +35,11 @@ export interface Label {
   category?: string;
   /** For false positives: no longer reported. The suite then fails if it comes back. */
   fixed?: boolean;
+  /**
+   * For true positives: no longer reported on purpose, a trade-off a rule change made and its doc states
+   * (`lostBecause` says which). The suite fails on any other lost true positive.
+   */
+  lostBecause?: string;
   reason: string;
 }
 
@@ -117,7 +122,7 @@ export function triage(findings: readonly JsonFinding[], labels: readonly Label[
   return {
     reported,
     fpBack: reported.flatMap((r) => (r.label?.verdict === "fp" && r.label.fixed ? [r.label] : [])),
-    tpLost: gone.filter((l) => l.verdict === "tp"),
+    tpLost: gone.filter((l) => l.verdict === "tp" && !l.lostBecause),
     fpGone: gone.filter((l) => l.verdict === "fp" && !l.fixed),
     unlabelled: reported.filter((r) => !r.label || r.label.verdict === "unlabelled"),
   };

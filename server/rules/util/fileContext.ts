@@ -1,7 +1,7 @@
 // Whole-file facts that findings anywhere in the file depend on. A windowed lint (server/lint/
 // incremental.ts) keeps a rule's findings outside its window only while the parts of this key that the
 // rule read (see dependencies.ts) are unchanged.
-import { usesTorch } from "../missing-launch-check";
+import { checksElsewhere, usesTorch } from "../missing-launch-check";
 import { fileScopeShared } from "../shared-memory-reduction";
 import { optedIn } from "../shared-memory-limit";
 import { hasBf16Guard } from "./archGuard";
@@ -16,6 +16,7 @@ export const CONTEXT_VALUES: readonly string[] = [
   "usesTorch",
   "declEnvKey",
   "fileScopeShared",
+  "checksElsewhere",
 ];
 
 /** The key's parts, in order, as the dependencies the rules record when they read them. */
@@ -25,6 +26,7 @@ const PARTS: readonly Dependency[] = [
   "context:torch",
   "context:decls",
   "context:externShared",
+  "context:callerChecks",
 ];
 
 export function fileContextKey(idx: FileIndex): string {
@@ -39,6 +41,8 @@ export function fileContextKey(idx: FileIndex): string {
     declEnvKey(idx),
     // shared-memory-reduction: `extern __shared__` arrays declared outside any function are shared
     [...fileScopeShared(idx)].sort().join(" "),
+    // missing-launch-check: a library file naming no launch check is taken to check in its caller
+    checksElsewhere(idx),
   ].join(",");
 }
 

@@ -90,7 +90,7 @@ test(".cuda-kernel-dev.toml severities apply to the CLI too", () => {
 });
 
 test("--arch overrides build files (bf16 on sm_75 is an error only when sm_75 is targeted)", () => {
-  const src = `#include <cuda_bf16.h>\n__global__ void k(__nv_bfloat16* x) { x[threadIdx.x] = __float2bfloat16(1.0f); }\n`;
+  const src = `#include <mma.h>\n__global__ void k(const __nv_bfloat16* a) { nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> f; nvcuda::wmma::load_matrix_sync(f, a, 16); }\n`;
   const root = project({ "k.cu": src, "build.toml": '[kernel.k]\ncuda-capabilities = ["8.0", "9.0"]\n' });
   const rules = (args: string[]): string[] =>
     (JSON.parse(lint(root, "--format", "json", ...args).stdout) as { rule: string }[]).map((f) => f.rule);
@@ -178,7 +178,7 @@ test("--explain-context prints the file's build, backend, targets and macros", (
   const r = lint(root, "--explain-context", "k/k.cu");
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^Build: build\.toml \[kernel\.k\]$/m);
-  assert.match(r.stdout, /^Backend: cuda$/m);
+  assert.match(r.stdout, /^Backend: cuda, PyTorch extension$/m);
   assert.match(
     r.stdout,
     /^Targets: sm_70, sm_72, sm_75, .*sm_120 from build\.toml.*kernel-builder's default/m,

@@ -85,7 +85,9 @@ int launched = (k<<<1, 32>>>(nullptr), 0);
 void later() {
   int unused = 0;
 }
+int main() { return 0; }
 `;
+  // A program (main): its launches are its own to check, so the rule reports the unchecked one.
   const r = await afterEdit(text, "int unused = 0;", "cudaGetLastError();", "missing-launch-check");
   assert.equal(r.was.length, 1);
   assert.equal(r.now.length, 0);

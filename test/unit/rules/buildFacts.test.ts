@@ -55,7 +55,7 @@ describe("half-operator goes by the build's switches", () => {
   });
 });
 
-const BF16 = `__global__ void k(__nv_bfloat16* x) { x[threadIdx.x] = __float2bfloat16(1.0f); }\n`;
+const BF16 = `#include <mma.h>\n__global__ void k(const __nv_bfloat16* a) { nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> f; nvcuda::wmma::load_matrix_sync(f, a, 16); }\n`;
 
 describe("no declared targets", () => {
   it("arch-dependent rules do not run; one note per file says which and how to declare targets", async () => {
@@ -95,5 +95,40 @@ describe("code no compilation sees is not linted", () => {
     // A ROCm build (USE_ROCM defined) compiles that branch.
     const rocm = build(["USE_ROCM"], { undefines: new Set() });
     assert.deepEqual(await ruleLines(SHUFFLE, "deprecated-shuffle", rocm, [75]), [6]);
+  });
+});
+
+describe("missing-launch-check in a library file that checks none of its launches", () => {
+  const LIBRARY = `__global__ void k(float* y);
+void run(float* y, cudaStream_t s) {
+  k<<<1, 32, 0, s>>>(y);
+}
+`;
+  it("is taken to check at a higher level, unless its build makes it a PyTorch extension", async () => {
+    assert.deepEqual(await ruleLines(LIBRARY, "missing-launch-check", build([])), []);
+    assert.deepEqual(await ruleLines(LIBRARY, "missing-launch-check", build([], { pytorch: true })), [3]);
+  });
+});
+
+describe("half-implicit-conversion goes by the build's switches", () => {
+  const CONVERSIONS = `__device__ void f(__half* y, __nv_bfloat16* b, float v) {
+  y[0] = v * 0.5f;
+  b[0] = v * 0.5f;
+}
+`;
+  it("reports each type only where its build removes the implicit conversions", async () => {
+    assert.deepEqual(await ruleLines(CONVERSIONS, "half-implicit-conversion", build([])), []);
+    const half = build(["__CUDA_NO_HALF_CONVERSIONS__"]);
+    assert.deepEqual(await ruleLines(CONVERSIONS, "half-implicit-conversion", half), [2]);
+    assert.deepEqual(
+      await ruleLines(CONVERSIONS, "half-implicit-conversion", build([...PYTORCH_NVCC_DEFINES])),
+      [2, 3],
+    );
+  });
+  it("with no build file, a file with PyTorch includes gets PyTorch's switches", async () => {
+    const torch = `#include <torch/extension.h>\n${CONVERSIONS}`;
+    const unknown = build([], { definesKnown: false });
+    assert.deepEqual(await ruleLines(torch, "half-implicit-conversion", unknown), [3, 4]);
+    assert.deepEqual(await ruleLines(CONVERSIONS, "half-implicit-conversion", unknown), []);
   });
 });

@@ -26,6 +26,10 @@ void run(float* y) {
 }
 `;
 
+/** The same launch in a program (main): only there is a launch with no check it can see its own to report. */
+const LAUNCH_PROGRAM = `${LAUNCH}int main() { return 0; }
+`;
+
 async function findings(text: string, fileName: string, headerRoot?: string): Promise<string[]> {
   const found = await lintSource(text, {
     rules,
@@ -46,12 +50,12 @@ describe("project headers", () => {
 
   it("a header above the root is not read: the launch stays unchecked", async () => {
     const { root, file } = project({ "check.h": "#define CHECK_KERNEL_LAUNCH() cudaGetLastError()\n" });
-    assert.deepEqual(await findings(LAUNCH, file, join(root, "src")), ["missing-launch-check@3"]);
+    assert.deepEqual(await findings(LAUNCH_PROGRAM, file, join(root, "src")), ["missing-launch-check@3"]);
   });
 
   it("a commented-out definition is not read", async () => {
     const { root, file } = project({ "check.h": "// #define CHECK_KERNEL_LAUNCH() cudaGetLastError()\n" });
-    assert.deepEqual(await findings(LAUNCH, file, root), ["missing-launch-check@3"]);
+    assert.deepEqual(await findings(LAUNCH_PROGRAM, file, root), ["missing-launch-check@3"]);
   });
 
   it("a typedef of __nv_bfloat16 in an included header types a scalar loop's pointer", async () => {
