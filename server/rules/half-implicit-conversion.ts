@@ -3,9 +3,9 @@
 // `float v = x[i];` compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
-import { usesTorch } from "./missing-launch-check";
 import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
+import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import type { HalfKind, HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
@@ -20,8 +20,8 @@ const FROM_FLOAT: Readonly<Partial<Record<HalfKind, string>>> = {
 };
 const TYPE_NAME: Readonly<Partial<Record<HalfKind, string>>> = { half: "__half", bf16: "__nv_bfloat16" };
 const SWITCH: Readonly<Partial<Record<HalfKind, string>>> = {
-  half: "-D__CUDA_NO_HALF_CONVERSIONS__",
-  bf16: "-D__CUDA_NO_BFLOAT16_CONVERSIONS__",
+  half: "__CUDA_NO_HALF_CONVERSIONS__",
+  bf16: "__CUDA_NO_BFLOAT16_CONVERSIONS__",
 };
 
 /** Functions returning float that kernels feed into half stores. */
@@ -82,24 +82,6 @@ const ARITH_DECL =
 const LVALUE_BASE = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]|\.\s*\w+|->\s*\w+)*\s*$/;
 
 type Report = (target: Node, kind: HalfKind, toFloat: boolean) => void;
-
-/** Per kind whose implicit conversions the file's build removes: where the switch comes from. */
-type Switches = Partial<Record<HalfKind, string>>;
-
-/**
- * The conversions only fail to compile where the build sets the switch: the build file's -D flags when
- * one says how the file is compiled, else PyTorch's nvcc flags when the file includes PyTorch headers.
- */
-function switchesOf(ctx: LintContext, idx: FileIndex): Switches {
-  const out: Switches = {};
-  for (const [kind, flag] of Object.entries(SWITCH) as [HalfKind, string][]) {
-    const macro = flag.slice(2);
-    if (ctx.build.definesKnown) {
-      if (ctx.build.defines.has(macro)) out[kind] = `${flag}, which this file's build sets`;
-    } else if (usesTorch(idx)) out[kind] = `${flag} (set by PyTorch extension builds)`;
-  }
-  return out;
-}
 
 /** The rule's report: one finding per converted expression, with the explicit conversion as its fix. */
 function reporter(ctx: LintContext, switches: Switches): Report {
@@ -195,10 +177,10 @@ export const halfImplicitConversion: Rule = {
     "An implicit __half/__nv_bfloat16 <-> float conversion; it does not compile with -D__CUDA_NO_HALF_CONVERSIONS__ (PyTorch builds).",
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    const switches = switchesOf(ctx, idx);
+    const switches = switchesSet(ctx, idx, SWITCH);
     if (Object.keys(switches).length === 0) return;
     const report = reporter(ctx, switches);
-    for (const find of [halfIntoArithmetic, floatIntoHalfInit, floatIntoHalfStore])
-      find(idx, halfDecls(idx, declEnv(ctx)), report);
+    const decls = halfDecls(idx, declEnv(ctx));
+    for (const find of [halfIntoArithmetic, floatIntoHalfInit, floatIntoHalfStore]) find(idx, decls, report);
   },
 };

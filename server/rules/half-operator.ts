@@ -4,8 +4,8 @@
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
 import { declEnv } from "./util/declEnv";
-import { usesTorch } from "./missing-launch-check";
 import { FileIndex } from "./util/fileIndex";
+import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
@@ -43,24 +43,6 @@ const OFF_SWITCH: Readonly<Record<HalfKind, string>> = {
   bf16: "__CUDA_NO_BFLOAT16_OPERATORS__",
   bf162: "__CUDA_NO_BFLOAT162_OPERATORS__",
 };
-
-/** Per kind whose operators the file's build removes: the switch, and where it comes from. */
-type Switches = Partial<Record<HalfKind, string>>;
-
-function switchesOf(ctx: LintContext, idx: FileIndex): Switches {
-  const out: Switches = {};
-  const kinds = Object.keys(OFF_SWITCH) as HalfKind[];
-  if (ctx.build.definesKnown) {
-    for (const k of kinds)
-      if (ctx.build.defines.has(OFF_SWITCH[k])) out[k] = `-D${OFF_SWITCH[k]}, which this file's build sets`;
-  } else if (usesTorch(idx)) {
-    // No build file says how the file is compiled; its PyTorch includes make it an extension, and
-    // PyTorch's COMMON_NVCC_FLAGS remove the FP16 operators only.
-    for (const k of ["half", "half2"] as const)
-      out[k] = `-D${OFF_SWITCH[k]} (set by PyTorch extension builds)`;
-  }
-  return out;
-}
 
 /** The intrinsic that does `op` on two values of `kind` with the operator's exact rounding. */
 function intrinsic(op: string, kind: HalfKind): string | undefined {
@@ -309,7 +291,7 @@ export const halfOperator: Rule = {
     "Arithmetic/comparison operators on __half/__nv_bfloat16 values in builds that remove them (-D__CUDA_NO_HALF_OPERATORS__: PyTorch extensions).",
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    const off = switchesOf(ctx, idx);
+    const off = switchesSet(ctx, idx, OFF_SWITCH);
     if (Object.keys(off).length === 0) return;
     const decls = halfDecls(idx, declEnv(ctx));
     const report: Report = (f) => ctx.report(f);
