@@ -20,7 +20,8 @@ import {
 } from "../../server/protocol";
 import { rules } from "../../server/rules/index";
 
-test("in process: open -> targets and diagnostics, close -> cleared", async () => {
+/** The server on an in-memory connection, initialized with `settings`; what it sends is collected. */
+async function startInProcess(settings: unknown) {
   const [toServer, toClient] = [new PassThrough(), new PassThrough()];
   const server = createConnection(
     ProposedFeatures.all,
@@ -46,10 +47,20 @@ test("in process: open -> targets and diagnostics, close -> cleared", async () =
     processId: null,
     rootUri: null,
     capabilities: {},
-    initializationOptions: { lintDebounceMs: 0, settings: { targets: ["sm_90"] } },
+    initializationOptions: { lintDebounceMs: 0, settings },
   });
   await client.sendNotification("initialized", {});
-  assert.deepEqual(await ready, {
+  const close = async (): Promise<void> => {
+    await client.sendRequest("shutdown");
+    client.dispose();
+    server.dispose();
+  };
+  return { client, published, targets, status: await ready, close };
+}
+
+test("in process: open -> targets and diagnostics, close -> cleared", async () => {
+  const { client, published, targets, status, close } = await startInProcess({ targets: ["sm_90"] });
+  assert.deepEqual(status, {
     health: "ok",
     message: `cuda-kernel-dev language server: ${rules.length} rules`,
   });
@@ -73,41 +84,11 @@ test("in process: open -> targets and diagnostics, close -> cleared", async () =
   await client.sendNotification("textDocument/didClose", { textDocument: { uri } });
   for (let i = 0; i < 500 && published.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(published[1], { uri, diagnostics: [] });
-  await client.sendRequest("shutdown");
-  client.dispose();
-  server.dispose();
+  await close();
 });
 
 test("in process: the machine's GPU from the client is assumed where no targets are declared", async () => {
-  const [toServer, toClient] = [new PassThrough(), new PassThrough()];
-  const server = createConnection(
-    ProposedFeatures.all,
-    new StreamMessageReader(toServer),
-    new StreamMessageWriter(toClient),
-  );
-  startServer(server);
-  const client = createProtocolConnection(
-    new StreamMessageReader(toClient),
-    new StreamMessageWriter(toServer),
-  );
-  const published: PublishDiagnosticsParams[] = [];
-  const targets: TargetsParams[] = [];
-  const ready = new Promise((resolve) => client.onNotification(serverStatusNotification, resolve));
-  client.onNotification(PublishDiagnosticsNotification.type, (p) => {
-    published.push(p);
-  });
-  client.onNotification(targetsNotification, (p) => {
-    targets.push(p);
-  });
-  client.listen();
-  await client.sendRequest("initialize", {
-    processId: null,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions: { lintDebounceMs: 0, settings: {} },
-  });
-  await client.sendNotification("initialized", {});
-  await ready;
+  const { client, published, targets, close } = await startInProcess({});
   const uri = "untitled:bf16.cu";
   const text = [
     "#include <cuda_bf16.h>",
@@ -135,7 +116,5 @@ test("in process: the machine's GPU from the client is assumed where no targets 
   assert.ok(codes(1).includes("targets"), `got ${JSON.stringify(codes(1))}`);
   assert.match(note(1), /assuming this machine's GPU \(sm_75\)/);
   assert.deepEqual(targets.at(-1)?.archs, ["sm_75"]);
-  await client.sendRequest("shutdown");
-  client.dispose();
-  server.dispose();
+  await close();
 });
