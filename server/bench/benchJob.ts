@@ -9,6 +9,7 @@ import type {
 } from "../../native/runner/protocol";
 import type { KernelInfo } from "./kernelScan";
 import type { BenchRunResults } from "./results";
+import type { SidecarPool } from "./torch/sidecarPool";
 
 /** What the benchmark needs of a runner client (native/runner/runnerClient.ts's RunnerClient). */
 export interface BenchRunner {
@@ -54,6 +55,8 @@ export interface BenchJob {
   nvccPath?: string;
   /** cudaKernelDev.python.path: the Python of the PyTorch baseline (`@bench torch`); default python3. */
   pythonPath?: string;
+  /** Where a long-lived caller keeps PyTorch sidecars between runs; none: one per run, closed at its end. */
+  sidecars?: SidecarPool;
   /** cudaKernelDev.nvcc.includePaths / extraArgs, added to the file's compile_commands.json flags. */
   includePaths?: string[];
   extraArgs?: string[];
