@@ -377,6 +377,8 @@ def release():
             COMPILED["any"] = False
             gc.collect()
         torch.cuda.synchronize()
+        if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+            torch._C._cuda_clearCublasWorkspaces()  # a matmul's workspace is kept per stream otherwise
         torch.cuda.empty_cache()
         out["allocatedBytes"] = torch.cuda.memory_allocated()
         out["reservedBytes"] = torch.cuda.memory_reserved()
