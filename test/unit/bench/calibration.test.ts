@@ -18,7 +18,7 @@ import {
 } from "../../../server/bench/calibration";
 import { formatTable } from "../../../server/bench/report";
 import { runBenchmark } from "../../../server/bench/runBench";
-import { median, ncuArgs } from "../../../server/profile/calibrate";
+import { median, midMean, ncuArgs } from "../../../server/profile/calibrate";
 import { FakeRunner, ok, stats } from "./fakeRunner";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
@@ -153,4 +153,13 @@ test("ncu measures like bench:gpu's comparison: clocks free, caches flushed, the
   ])
     assert.equal(args[args.indexOf(flag!) + 1], value, flag);
   assert.deepEqual([median([3, 1, 2]), median([4, 1, 3, 2])], [2, 2.5]);
+});
+
+test("ncu's figure of the empty kernel is the mean of its middle launches: 32 ns ticks average out, strays drop", () => {
+  // 20 launches of 2.080 / 2.112 µs ticks: the median is one tick, the mid-mean between them.
+  const launches = [...Array<number>(9).fill(2080), ...Array<number>(9).fill(2112), 1900, 9000];
+  assert.equal(median(launches), 2096);
+  assert.equal(midMean(launches), (5 * 2080 + 5 * 2112) / 10);
+  assert.equal(midMean([2080, 2080, 2112, 2112, 2112, 2112, 2112, 50_000]), 2112);
+  assert.equal(midMean([3000]), 3000);
 });
