@@ -66,6 +66,11 @@ export interface BenchJob {
   cacheDir: string;
   /** The timing calibration file (calibration.ts); default: the user's cache folder. */
   calibrationPath?: string;
+  /**
+   * With a calibration, time the empty kernel in this run's runner process and take off its event time
+   * less ncu's (emptyKernel.ts); false: the cached offset. Default true.
+   */
+  eventOverheadPerRun?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: BenchProgress) => void;
 }

@@ -1,17 +1,18 @@
-// npm run bench:gpu (GPU machine): is the events' overhead of a small kernel shared by the empty
-// kernel within one process? Issue 13 saw vector add n=65,536 read +2.1% of ncu in one bench:gpu
-// run and +8.3% in the next, with the empty kernel's cached offset fixed. So: one process times the
-// empty kernel as `--calibrate` does (median of 3 runs: the cached eventNs), then PROCESSES separate
-// processes each time the empty kernel, vector add 65,536 and 1,048,576, and the empty kernel again.
-// Each vadd is corrected two ways: raw − (cached eventNs − ncu empty), and raw − (this process's
-// empty − ncu empty); the spread of each across processes, against ncu's figure, says which is
-// steadier. Prints a table; asserts nothing. Child mode: `gpuOffset.js --child CUBIN`.
+// npm run bench:gpu (GPU machine): how steady is the event-overhead correction of a small kernel
+// across processes? Issue 13 saw vector add n=65,536 read +2.1% of ncu in one bench:gpu run and
+// +8.3% in the next. NCU_RUNS ncu processes time the empty kernel and vector add 65,536 and 1,048,576;
+// PROCESSES runner processes each time the empty kernel as a calibrated run does (emptyKernel.ts),
+// then 3 more times as --calibrate does, then the vector adds. Each vadd is corrected with each
+// estimator of the offset, for every pairing of processes, and its Δ against ncu summarized: the
+// cached offset (another process's empty kernel, as `--calibrate` left it) against this run's.
+// Prints tables; asserts nothing. Child mode: `gpuOffset.js --child CUBIN`.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LaunchSpec } from "../../native/runner/protocol";
 import { RunnerClient } from "../../native/runner/runnerClient";
+import { emptyTiming } from "../../server/bench/emptyKernel";
 import { DEFAULT_TIMING } from "../../server/bench/plan";
 import { median, midMean } from "../../server/profile/calibrate";
 import { repoRoot } from "../gpu/paths";
@@ -23,28 +24,31 @@ const EMPTY_RUNS = 3;
 const SIZES = [65_536, 1_048_576];
 
 interface Child {
-  /** The empty kernel's runs (event median and mean, ns), before the vector adds. */
+  /** The empty kernel timed as a calibrated run times it (emptyTiming: 200 samples), first (ns). */
+  runEmpty: number;
+  /** The empty kernel's runs with the default timing (event median and mean, ns), before the vector adds. */
   empty: { medianNs: number; meanNs: number }[];
   /** Raw event medians of each vadd size (ns). */
   vadd: number[];
-  /** Wall time of the first empty-kernel request: what a per-run measurement would cost. */
+  /** Wall time of the runEmpty request: what a calibrated run pays for it. */
   emptyMs: number;
 }
 
 async function child(cubin: string): Promise<void> {
   const client = new RunnerClient({ runnerPath: join(repoRoot, "dist", "runner.js"), timeoutSeconds: 60 });
-  const time = async (kernel: LaunchSpec) =>
-    (await client.request("benchmark", { cubinPath: cubin, device: 0, kernel, timing: DEFAULT_TIMING }))
-      .kernel;
+  const time = async (kernel: LaunchSpec, timing = DEFAULT_TIMING) =>
+    (await client.request("benchmark", { cubinPath: cubin, device: 0, kernel, timing })).kernel;
   try {
     await client.request("devices", {});
     const t0 = performance.now();
-    const empty = [await time(EMPTY)];
+    const runEmpty = (await time(EMPTY, emptyTiming(DEFAULT_TIMING))).medianNs;
     const emptyMs = performance.now() - t0;
-    for (let i = 1; i < EMPTY_RUNS; i++) empty.push(await time(EMPTY));
+    const empty = [];
+    for (let i = 0; i < EMPTY_RUNS; i++) empty.push(await time(EMPTY));
     const vadds: number[] = [];
     for (const n of SIZES) vadds.push((await time(vadd(n))).medianNs);
     const result: Child = {
+      runEmpty,
       empty: empty.map((e) => ({ medianNs: e.medianNs, meanNs: e.meanNs })),
       vadd: vadds,
       emptyMs,
@@ -69,16 +73,18 @@ interface NcuRun {
   vadd: number[];
 }
 
-/** Offset estimators: how calibrate.ts could reduce its two measurements of the empty kernel. */
-const ESTIMATORS: Record<string, (c: Child, n: NcuRun) => number> = {
-  "medians (today: median of 3 event medians − ncu median)": (c, n) =>
-    median(c.empty.map((e) => e.medianNs)) - n.emptyMedian,
-  "per-run (first event median of the run − ncu median)": (c, n) => c.empty[0]!.medianNs - n.emptyMedian,
-  "means (mean of 3 event means − ncu mid-mean)": (c, n) =>
-    mean(c.empty.map((e) => e.meanNs)) - n.emptyMidMean,
+/**
+ * Offset estimators from the empty kernel's event time (`c`: the run's own runner process; `o`:
+ * another one, as a cached calibration was taken) and ncu's figure of it.
+ */
+const ESTIMATORS: Record<string, (c: Child, o: Child, n: NcuRun) => number> = {
+  "cached (another process's median of 3 − ncu median: before)": (_c, o, n) =>
+    median(o.empty.map((e) => e.medianNs)) - n.emptyMedian,
+  "cached, ncu mid-mean": (_c, o, n) => median(o.empty.map((e) => e.medianNs)) - n.emptyMidMean,
+  "this run's (200 samples in its process − ncu mid-mean: now)": (c, _o, n) => c.runEmpty - n.emptyMidMean,
 };
 
-async function main(): Promise<void> {
+function main(): void {
   const nvcc = tool("nvcc");
   const ncu = ncuPath();
   if (!nvcc || !ncu)
@@ -112,17 +118,22 @@ async function main(): Promise<void> {
   console.table(
     children.map((c, p) => ({
       process: p + 1,
+      "run's empty µs": us(c.runEmpty),
       "empty medians µs": c.empty.map((e) => us(e.medianNs)).join(" "),
       "empty means µs": c.empty.map((e) => us(e.meanNs)).join(" "),
-      "first empty ms": c.emptyMs.toFixed(0),
+      "run's empty ms": c.emptyMs.toFixed(0),
       ...Object.fromEntries(SIZES.map((s, i) => [`vadd ${s} raw µs`, us(c.vadd[i]!)])),
     })),
   );
-  // Every (runner process, ncu process) pair stands for one bench:gpu run: its Δ of each vadd.
+  // Every (runner process, other process, ncu process) stands for one calibrated run: its Δ of each vadd.
   for (const [name, offsetOf] of Object.entries(ESTIMATORS))
     SIZES.forEach((s, i) => {
       const d = children.flatMap((c) =>
-        ncuRuns.map((n) => ((c.vadd[i]! - offsetOf(c, n) - n.vadd[i]!) / n.vadd[i]!) * 100),
+        children
+          .filter((o) => o !== c)
+          .flatMap((o) =>
+            ncuRuns.map((n) => ((c.vadd[i]! - offsetOf(c, o, n) - n.vadd[i]!) / n.vadd[i]!) * 100),
+          ),
       );
       const sd = Math.sqrt(mean(d.map((x) => (x - mean(d)) ** 2)));
       console.log(
@@ -132,7 +143,7 @@ async function main(): Promise<void> {
 }
 
 const args = process.argv.slice(2);
-(args[0] === "--child" ? child(args[1]!) : main()).catch((err: unknown) => {
+(args[0] === "--child" ? child(args[1]!) : Promise.resolve().then(main)).catch((err: unknown) => {
   console.error(`gpuOffset: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -124,8 +124,10 @@ describe("PyTorch baseline on a GPU", () => {
     for (let i = 0; i < 5; i++) await bench("twice"); // 100 in the unit tests, with a fake python
     assert.deepEqual(sidecars(), []);
   });
+});
 
-  it("a pooled sidecar (the extension's) serves the next run, holding no GPU memory between runs", async () => {
+describe("the extension's pooled PyTorch sidecar on a GPU", () => {
+  it("a pooled sidecar serves the next run, holding no GPU memory between runs", async () => {
     process.env[SIDECAR_ENV] ??= join(repoRoot, "dist", "torch", "sidecar.py");
     const released: (Released & { pid: number | undefined })[] = [];
     const pool = new SidecarPool({ onReleased: (r) => released.push(r) });

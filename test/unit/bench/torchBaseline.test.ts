@@ -10,7 +10,7 @@ import { test } from "node:test";
 import type { BenchmarkRequest } from "../../../native/runner/protocol";
 import { saveCalibration } from "../../../server/bench/calibration";
 import { formatTable, historyEntry } from "../../../server/bench/report";
-import { BenchError, type BenchRunner, runBenchmark } from "../../../server/bench/runBench";
+import { BenchError, runBenchmark } from "../../../server/bench/runBench";
 import type { TorchRequest } from "../../../server/bench/torch/torchProtocol";
 import { addLaunchObserver, setLaunchPolicy } from "../../../server/process/launch";
 import { trustPolicy } from "../../../server/process/trust";

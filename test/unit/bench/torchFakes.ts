@@ -1,15 +1,15 @@
 // What the PyTorch baseline's unit tests share (torchBaseline.test.ts, sidecarPool.test.ts): a fake
 // runner at the protocol boundary and fake "python"s, shell scripts standing in for what cannot run
 // here (torch on a GPU).
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BenchmarkRequest, DeviceAttributes } from "../../../native/runner/protocol";
+import type { BenchmarkRequest } from "../../../native/runner/protocol";
 import type { BenchRunner } from "../../../server/bench/runBench";
+import { emptyAnswer, h200 } from "./fakeRunner";
 
-export const h200 = JSON.parse(
-  readFileSync(join(__dirname, "../../fixtures/bench/device-h200.json"), "utf8"),
-) as DeviceAttributes;
+export { h200 };
+
 export const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
 export const dir = mkdtempSync(join(tmpdir(), "ckd-fake-python-"));
 
@@ -20,6 +20,8 @@ export function fakeRunner(benchmarks: BenchmarkRequest[] = []): BenchRunner {
     hello: () => ({ pid: 1, driverVersion: 13000 }),
     devices: () => [h200],
     benchmark: (params) => {
+      const empty = emptyAnswer(params as BenchmarkRequest);
+      if (empty) return empty;
       benchmarks.push(params as BenchmarkRequest);
       return { device: h200.name, kernel: { ...stats, rsdPct: 0.3, stoppedBy: "rsd" }, checks: [] };
     },
