@@ -10,7 +10,7 @@
 // (test/gpu/rmsnormTurnaround.cu; torch eager only: torch.compile recompiles per shape, seconds
 // each, and is not part of the goal).
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunnerClient } from "../../native/runner/runnerClient";
@@ -28,6 +28,25 @@ interface Run {
   totalMs: number;
   sizes: number;
   torchSizes: number;
+}
+
+/** bench:gpu's calibration (gpu.js runs first and keeps it there): the runs are timed calibrated, as a user's are, paying for the empty kernel's timing. */
+function calibration(): string | undefined {
+  const path = process.env.CKD_BENCH_CALIBRATION;
+  return path && existsSync(path) ? path : undefined;
+}
+
+let xdgHome: string | undefined;
+/** A cache folder for the CLI holding that calibration where it looks (calibration.ts). */
+function xdg(): { XDG_CACHE_HOME?: string } {
+  const path = calibration();
+  if (!path) return {};
+  if (!xdgHome) {
+    xdgHome = mkdtempSync(join(tmpdir(), "ckd-turn-xdg-"));
+    mkdirSync(join(xdgHome, "cuda-kernel-dev"));
+    copyFileSync(path, join(xdgHome, "cuda-kernel-dev", "timing-calibration.json"));
+  }
+  return { XDG_CACHE_HOME: xdgHome };
 }
 
 function run(file: string, kernel: string, cacheDir: string): Promise<Run> {
@@ -48,7 +67,7 @@ function run(file: string, kernel: string, cacheDir: string): Promise<Run> {
         workspace,
         "--no-history",
       ],
-      { env: { ...process.env, PATH: `${process.env.PATH ?? ""}:/usr/local/cuda/bin` } },
+      { env: { ...process.env, PATH: `${process.env.PATH ?? ""}:/usr/local/cuda/bin`, ...xdg() } },
     );
     let firstMs: number | undefined;
     let kernelsMs: number | undefined;
@@ -105,7 +124,7 @@ async function inProcess(
     runner,
     cacheDir,
     sidecars,
-    calibrationPath: join(cacheDir, "no-calibration.json"),
+    calibrationPath: calibration() ?? join(cacheDir, "no-calibration.json"),
     onProgress: (p) => {
       const now = performance.now() - started;
       if (p.stage === "result") {
@@ -147,7 +166,7 @@ async function main(): Promise<void> {
     ["test/fixtures/bench/scale.cu", "copy_vec"],
   ];
   console.log(
-    "turnaround of `cuda-kernel-dev bench` (process start to the first size's result, and to the last)",
+    `turnaround of \`cuda-kernel-dev bench\` (process start to the first size's result, and to the last); ${calibration() ? "calibrated: each run times the empty kernel too" : "uncalibrated"}`,
   );
   const head = ["kernel", "cache", "exit", "sizes", "torch sizes", "first result ms", "kernel sizes ms"];
   console.log([...head, "torch sizes ms", "all sizes ms (exit)"].join("\t"));
