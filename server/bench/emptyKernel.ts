@@ -22,9 +22,10 @@ export const EMPTY_KERNEL: LaunchSpec = {
 };
 
 /**
- * A run's timing of it: its median is the same over runs in one process (32 ns ticks), so 200
- * samples tell it (~20 ms on the H100, where the default rule, never reaching 0.5% RSD at 3 µs,
- * takes 140-260 ms).
+ * A run's timing of it: 200 samples (the default rule, never reaching 0.5% RSD at 3 µs, runs to its
+ * noise check, 600-2000 samples). Its request costs ~130 ms in a fresh runner process on the H100,
+ * most of it the process's first-request setup that the first size would otherwise pay; in a warm
+ * runner (the extension's) the first size showed no measurable delay.
  */
 export function emptyTiming(timing: TimingOptions): TimingOptions {
   return { ...timing, warmupRuns: 3, minSamples: 10, maxSamples: 200, budgetMs: 500 };

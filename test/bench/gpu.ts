@@ -152,7 +152,7 @@ async function main(): Promise<void> {
     console.log(
       typeof cal === "string"
         ? `not calibrated (${cal}): ours = raw event medians`
-        : `calibration: empty kernel ${us(cal.eventNs)} µs by events, ${us(cal.ncuNs)} µs by ncu (median of ${cal.ncuLaunches}): offset ${us(cal.offsetNs)} µs`,
+        : `calibration: empty kernel ${us(cal.eventNs)} µs by events, ${us(cal.ncuNs)} µs by ncu (mid-mean of ${cal.ncuLaunches} launches): offset ${us(cal.offsetNs)} µs`,
     );
     console.log(
       "medians in µs; ours = raw − offset; Δ = (ours - ncu) / ncu; ncu --clock-control none --cache-control all, gpu__time_duration.sum",
