@@ -6,6 +6,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { KernelArg, LaunchSpec } from "../../native/runner/protocol";
+import { EMPTY_KERNEL } from "../../server/bench/emptyKernel";
 import { repoRoot } from "../gpu/paths";
 
 /** Profiled launches per case; ncu flushes caches before each, so all are cold samples. */
@@ -49,14 +50,7 @@ export const i32 = (name: string, value: number): KernelArg => ({
 });
 
 /** test/gpu/kernels/runnerKernels.cu's empty kernel: its time is the events' own overhead. */
-export const EMPTY: LaunchSpec = {
-  symbol: "_Z5emptyv",
-  displayName: "empty <<<1, 1>>>",
-  grid: [1, 1, 1],
-  block: [1, 1, 1],
-  dynamicSmemBytes: 0,
-  args: [],
-};
+export const EMPTY: LaunchSpec = { ...EMPTY_KERNEL, symbol: "_Z5emptyv", displayName: "empty <<<1, 1>>>" };
 
 export function vadd(n: number): LaunchSpec {
   return {
