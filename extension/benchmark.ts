@@ -1,6 +1,8 @@
 // The `cudaKernelDev.benchmark` command (behind the "▶ Benchmark" lens): save, compile (cached), run
 // each size in the GPU runner process under a cancellable progress notification, append the
-// history, show the results panel. Errors are one clear message.
+// history, show the results panel. Errors are one clear message. The runner process and the PyTorch
+// sidecar (a SidecarPool: kept `cudaKernelDev.python.keepAliveSeconds` after a run) outlive a run,
+// so a second run skips their start; both end when the extension does.
 import * as vscode from "vscode";
 import { RunnerClient } from "../native/runner/runnerClient";
 import { defaultCacheDir } from "../server/bench/compile";
@@ -9,6 +11,7 @@ import { recordRun } from "../server/bench/recordRun";
 import { historyEntry } from "../server/bench/report";
 import type { BenchRunResults } from "../server/bench/results";
 import { BenchError, runBenchmark, type BenchProgress } from "../server/bench/runBench";
+import { SidecarPool } from "../server/bench/torch/sidecarPool";
 import { errorMessage } from "../server/util/errorMessage";
 import { showResults } from "./benchPanel";
 import { BENCHMARK_COMMAND, WRITE_SPEC_COMMAND, type Commands } from "./contributions";
@@ -20,15 +23,28 @@ type Progress = vscode.Progress<{ message?: string; increment?: number }>;
 /** A kernel target that found its kernel. */
 type Target = KernelTarget & { kernel: KernelInfo };
 
-/** The benchmark feature: one run at a time, and the runner process it keeps between runs. */
+/** The benchmark feature: one run at a time, and the runner process and torch sidecar it keeps between runs. */
 class Benchmarks implements vscode.Disposable {
   private running: AbortController | undefined;
   private client: RunnerClient | undefined;
+  private readonly sidecars: SidecarPool;
+  /** Another Python, or another keep-alive: the idle sidecar goes (the next run starts the right one). */
+  private readonly settingsChanged: vscode.Disposable;
 
   constructor(
     private readonly ctx: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    this.sidecars = new SidecarPool({
+      onReleased: (r) =>
+        log.debug(
+          `torch sidecar ${r.pid ?? "?"} kept: ${r.allocatedBytes} bytes allocated (${r.baselineBytes} at start), ${r.reservedBytes} reserved`,
+        ),
+    });
+    this.settingsChanged = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("cudaKernelDev.python")) void this.sidecars.closeIdle();
+    });
+  }
 
   async run(arg: unknown): Promise<void> {
     if (!requireTrust("benchmarking compiles and runs code")) return;
@@ -99,6 +115,7 @@ class Benchmarks implements vscode.Disposable {
       log: (line) => this.log.debug(`runner: ${line}`),
     });
     const runner = this.client;
+    this.sidecars.keepAliveMs = s.pythonKeepAliveSeconds * 1000;
     return vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -115,6 +132,7 @@ class Benchmarks implements vscode.Disposable {
           device: bench.device,
           ...(s.nvcc.path ? { nvccPath: s.nvcc.path } : {}),
           pythonPath: s.pythonPath,
+          sidecars: this.sidecars,
           includePaths: s.nvcc.includePaths,
           extraArgs: s.nvcc.extraArgs,
           ...(bench.arch ? { arch: bench.arch } : {}),
@@ -190,6 +208,8 @@ class Benchmarks implements vscode.Disposable {
     this.running?.abort();
     void this.client?.dispose();
     this.client = undefined;
+    this.settingsChanged.dispose();
+    void this.sidecars.dispose(); // SIGTERM now: none outlives the extension
   }
 }
 

@@ -27,6 +27,7 @@ export const DEFAULTS = {
   "bench.device": 0,
   "nvcc.path": "",
   "python.path": "python3",
+  "python.keepAliveSeconds": 300,
   "nvcc.includePaths": [],
   "nvcc.extraArgs": [],
   "nvcc.checkOnSave": true,
@@ -116,6 +117,11 @@ export class Settings {
   /** The Python of the PyTorch baseline (`@bench torch`). */
   get pythonPath(): string {
     return this.program("python.path");
+  }
+
+  /** How long the PyTorch sidecar waits, idle, for the next benchmark; 0: one per run. */
+  get pythonKeepAliveSeconds(): number {
+    return Math.max(0, this.number("python.keepAliveSeconds"));
   }
 
   get nvidiaSmiPath(): string {

@@ -9,6 +9,7 @@ import type {
 } from "../../native/runner/protocol";
 import type { KernelInfo } from "./kernelScan";
 import type { BenchRunResults } from "./results";
+import type { SidecarPool } from "./torch/sidecarPool";
 
 /** What the benchmark needs of a runner client (native/runner/runnerClient.ts's RunnerClient). */
 export interface BenchRunner {
@@ -54,6 +55,8 @@ export interface BenchJob {
   nvccPath?: string;
   /** cudaKernelDev.python.path: the Python of the PyTorch baseline (`@bench torch`); default python3. */
   pythonPath?: string;
+  /** Where a long-lived caller keeps PyTorch sidecars between runs; none: one per run, closed at its end. */
+  sidecars?: SidecarPool;
   /** cudaKernelDev.nvcc.includePaths / extraArgs, added to the file's compile_commands.json flags. */
   includePaths?: string[];
   extraArgs?: string[];
@@ -63,6 +66,11 @@ export interface BenchJob {
   cacheDir: string;
   /** The timing calibration file (calibration.ts); default: the user's cache folder. */
   calibrationPath?: string;
+  /**
+   * With a calibration, time the empty kernel in this run's runner process and take off its event time
+   * less ncu's (emptyKernel.ts); false: the cached offset. Default true.
+   */
+  eventOverheadPerRun?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: BenchProgress) => void;
 }

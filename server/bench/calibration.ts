@@ -3,8 +3,9 @@
 // the launch), which matters only for small kernels. `cuda-kernel-dev bench --calibrate` measures an
 // empty kernel both ways on this GPU (calibrate.ts) and keeps the difference here, per GPU and
 // driver, in the user's cache folder (never the workspace: a workspace must not be able to plant a
-// correction). A run on a calibrated GPU reports every time as event time − offset, keeping the raw
-// event median beside it; the stopping rule and the RSD stay those of the raw samples.
+// correction). A run on a calibrated GPU times the empty kernel again in its own runner process and
+// reports every time as event time − (that − ncu's figure), keeping the raw event median beside it;
+// the stopping rule and the RSD stay those of the raw samples.
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -36,6 +37,8 @@ export interface AppliedCalibration {
   eventNs: number;
   ncuNs: number;
   calibratedAt: string;
+  /** The empty kernel's event median in this run's runner process: then offsetNs = it − ncuNs (emptyKernel.ts). */
+  runEventNs?: number;
 }
 
 interface CalibrationFile {
@@ -150,7 +153,17 @@ export const UNCALIBRATED_NOTE = "small kernels read ~1 µs high: run `cuda-kern
 export function calibrationNote(applied: AppliedCalibration | undefined): string {
   if (!applied) return UNCALIBRATED_NOTE;
   const us = (applied.offsetNs / 1e3).toFixed(2);
-  return `event overhead −${us} µs, calibrated with ncu on ${applied.calibratedAt.slice(0, 10)}`;
+  const how = applied.runEventNs === undefined ? "" : " (this run's empty kernel less ncu's)";
+  return `event overhead −${us} µs${how}, calibrated with ncu on ${applied.calibratedAt.slice(0, 10)}`;
+}
+
+/**
+ * The calibration with this run's event time of the empty kernel: the offset becomes it less ncu's
+ * cached figure (the overhead moves between runner processes; emptyKernel.ts). One below ncu's
+ * figure would make a negative offset: the cached offset stands.
+ */
+export function appliedThisRun(a: AppliedCalibration, runEventNs: number): AppliedCalibration {
+  return runEventNs >= a.ncuNs ? { ...a, offsetNs: runEventNs - a.ncuNs, runEventNs } : a;
 }
 
 export function appliedOf(c: TimingCalibration): AppliedCalibration {

@@ -2,14 +2,23 @@
 // spec, checked without a GPU) -> environment (driver, GPU, nvcc) -> compile (cached) -> run the
 // points (one runner request per size) -> results. Used by the CLI, the extension and profiling
 // alike; the caller owns the runner client and the history.
-import { BenchError, type BenchJob, type BenchProgress, type BenchRunner } from "./benchJob";
+import {
+  BenchError,
+  type BenchJob,
+  type BenchProgress,
+  type BenchRunner,
+  rethrowCancelled,
+} from "./benchJob";
 import { buildKernels } from "./build";
-import { appliedOf, calibrationNote, loadCalibration } from "./calibration";
-import { checkEnvironment } from "./environment";
+import { appliedOf, appliedThisRun, calibrationNote, loadCalibration } from "./calibration";
+import { timeEmptyKernel } from "./emptyKernel";
+import { type BenchEnvironment, checkEnvironment } from "./environment";
 import { timingOf } from "./plan";
 import { findKernel, planSizes, prepareBench } from "./prepare";
 import type { BenchRunResults } from "./results";
 import type { SizePoint } from "./plan";
+import type { TimingOptions } from "../../native/runner/protocol";
+import { errorMessage } from "../util/errorMessage";
 import { type FinishedStages, snapshots, type TimingCalibrationUse } from "./snapshot";
 import { runSweep } from "./sweep";
 import { torchBaseline } from "./torch/torchBaseline";
@@ -40,7 +49,7 @@ async function compileAndRun(
 ): Promise<BenchRunResults> {
   const { started, startedAt, prepared, env, points, timing, torch } = stages;
   const build = await buildKernels(job, prepared, env);
-  const calibration = await calibrationFor(job, env.device.name, env.driverVersion);
+  const calibration = await calibrationFor(job, env, timing);
   const snapshot = snapshots({ started, startedAt, prepared, env, build, timing, torch, calibration });
   const offsetNs = calibration.applied?.offsetNs;
   const sweep = {
@@ -55,14 +64,29 @@ async function compileAndRun(
   return snapshot(results, 0);
 }
 
-/** This GPU's event-overhead calibration, if any, and the results' note on it. */
+/** This GPU's event-overhead calibration, if any, with this run's empty kernel, and the results' note on it. */
 async function calibrationFor(
   job: BenchJob,
-  gpu: string,
-  driverVersion: number | null,
+  env: BenchEnvironment,
+  timing: TimingOptions,
 ): Promise<TimingCalibrationUse> {
-  const { calibration, note } = await loadCalibration(gpu, driverVersion, job.calibrationPath);
-  const applied = calibration && appliedOf(calibration);
+  const { calibration, note } = await loadCalibration(
+    env.device.name,
+    env.driverVersion,
+    job.calibrationPath,
+  );
+  const notes = note ? [note] : [];
+  let applied = calibration && appliedOf(calibration);
+  if (applied && job.eventOverheadPerRun !== false)
+    try {
+      applied = appliedThisRun(applied, await timeEmptyKernel(job, env.nvcc, env.device, timing));
+    } catch (e) {
+      rethrowCancelled(e);
+      if (e instanceof BenchError && e.code === "CANCELLED") throw e;
+      notes.push(
+        `the empty kernel could not be timed in this run (${errorMessage(e)}): the cached offset applies`,
+      );
+    }
   const line = calibrationNote(applied);
-  return { ...(applied ? { applied } : {}), note: note ? `${note}; ${line}` : line };
+  return { ...(applied ? { applied } : {}), note: [...notes, line].join("; ") };
 }

@@ -177,6 +177,7 @@ export async function profileWithBenchHarness(o: BenchHarnessProfile): Promise<s
       nvccPath: o.nvcc,
       extraArgs: ["-lineinfo"],
       cacheDir: defaultCacheDir(),
+      eventOverheadPerRun: false, // the profiler takes the first benchmark request: the kernel's, not the empty one
       ...(o.arch ? { arch: o.arch } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),

@@ -9,64 +9,19 @@
 // empty kernel's corrected row equals ncu by construction (it is what was calibrated on).
 // Runs bundled (dist/gpu-tests/gpu.js) via test/gpu/run.sh bench; needs node, nvcc and ncu.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
-import type { KernelArg, LaunchSpec, SampleStats } from "../../native/runner/protocol";
+import type { LaunchSpec, SampleStats } from "../../native/runner/protocol";
 import { RunnerClient } from "../../native/runner/runnerClient";
 import { correctStats, type TimingCalibration } from "../../server/bench/calibration";
 import { DEFAULT_TIMING } from "../../server/bench/plan";
 import { calibrate } from "../../server/profile/calibrate";
 import { repoRoot } from "../gpu/paths";
+import { EMPTY, i32, input, ncuMedians, ncuPath, output, tool, vadd } from "./ncuCases";
 
 const runnerPath = join(repoRoot, "dist", "runner.js");
 const work = mkdtempSync(join(tmpdir(), "ckd-bench-"));
-/** Profiled launches per case; ncu flushes caches before each, so all are cold samples. */
-const NCU_LAUNCHES = 15;
-
-function tool(name: string, extra: string[] = []): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean))
-    if (existsSync(join(dir, name))) return join(dir, name);
-  return [`/usr/local/cuda/bin/${name}`, ...extra].find((p) => existsSync(p));
-}
-
-function ncuPath(): string | undefined {
-  const opt = "/opt/nvidia/nsight-compute";
-  const versions = existsSync(opt) ? readdirSync(opt).sort().reverse() : [];
-  return tool(
-    "ncu",
-    versions.map((v) => join(opt, v, "ncu")),
-  );
-}
-
-const input = (name: string, dtype: "f32" | "bf16", count: number, seed: number): KernelArg => ({
-  kind: "buffer",
-  name,
-  dtype,
-  count,
-  init: { kind: "randn", seed },
-});
-const output = (name: string, dtype: "f32" | "bf16", count: number): KernelArg => ({
-  kind: "buffer",
-  name,
-  dtype,
-  count,
-  init: { kind: "zeros" },
-  output: { atol: 0, rtol: 0 },
-});
-const i32 = (name: string, value: number): KernelArg => ({ kind: "scalar", name, dtype: "i32", value });
-
-function vadd(n: number): LaunchSpec {
-  return {
-    symbol: "_Z4vaddPKfS0_Pfi",
-    displayName: `vector add f32 n=${n.toLocaleString("en-US")}`,
-    grid: [Math.ceil(n / 256), 1, 1],
-    block: [256, 1, 1],
-    dynamicSmemBytes: 0,
-    args: [input("a", "f32", n, 1), input("b", "f32", n, 2), output("c", "f32", n), i32("n", n)],
-  };
-}
 
 /** examples/rmsnorm.cu's kernels as its @bench spec launches them: one block of 256 per row. */
 function rmsnorm(symbol: string, label: string, rows: number, cols: number): LaunchSpec {
@@ -108,41 +63,6 @@ function buildCubin(nvcc: string, arch: string): string {
   const cubin = join(work, "benchKernels.cubin");
   execFileSync(nvcc, ["-cubin", `-arch=${arch}`, "-o", cubin, src]);
   return cubin;
-}
-
-/** ncu's median gpu__time_duration per case, in ns (or why there is none), from one profiled process. */
-function ncuMedians(ncu: string, cubin: string, cases: LaunchSpec[]): (number | string)[] {
-  const json = join(work, "ncu-cases.json");
-  writeFileSync(json, JSON.stringify({ cubin, launches: NCU_LAUNCHES, cases }));
-  const rep = join(work, "ncu-cases");
-  const metric = "gpu__time_duration.sum";
-  try {
-    execFileSync(
-      ncu,
-      [
-        ...["--clock-control", "none", "--cache-control", "all", "--metrics", metric],
-        ...["-k", "regex:^(vadd|rmsnorm|empty)", "-f", "-o", rep],
-        ...[process.execPath, join(repoRoot, "dist", "gpu-tests", "ncuTarget.js"), json],
-      ],
-      { stdio: ["ignore", "ignore", "pipe"] },
-    );
-    const csv = execFileSync(
-      ncu,
-      ["--import", `${rep}.ncu-rep`, "--csv", "--page", "raw", "--print-units", "base", "--metrics", metric],
-      { encoding: "utf8", maxBuffer: 64 << 20 },
-    );
-    const rows = parse<Record<string, string>>(csv, { columns: true, skip_empty_lines: true })
-      .map((r) => Number((r[metric] ?? "").replace(/,/g, "")))
-      .filter((v) => Number.isFinite(v) && v > 0);
-    // Launch order: case by case, NCU_LAUNCHES each.
-    return cases.map((_, i) => {
-      const mine = rows.slice(i * NCU_LAUNCHES, (i + 1) * NCU_LAUNCHES).sort((a, b) => a - b);
-      return mine.length === NCU_LAUNCHES ? mine[Math.floor(mine.length / 2)]! : `${rows.length} rows`;
-    });
-  } catch (err) {
-    const why = `ncu failed: ${(err as Error).message.split("\n")[0]}`;
-    return cases.map(() => why);
-  }
 }
 
 const us = (ns: number | string) => (typeof ns === "number" ? (ns / 1e3).toFixed(2) : ns);
@@ -214,14 +134,7 @@ async function main(): Promise<void> {
     const x2 = symbol(/rmsnorm_bf16x2_kernel/);
     const scalar = symbol(/rmsnorm_kernelI13__nv_bfloat16Li256E/);
     const cases: LaunchSpec[] = [
-      {
-        symbol: "_Z5emptyv",
-        displayName: "empty <<<1, 1>>>",
-        grid: [1, 1, 1],
-        block: [1, 1, 1],
-        dynamicSmemBytes: 0,
-        args: [],
-      },
+      EMPTY,
       ...[65_536, 1_048_576, 16_777_216, 67_108_864].map(vadd),
       rmsnorm(x2, "bf16x2", 16, 4096),
       rmsnorm(x2, "bf16x2", 256, 4096),
@@ -232,14 +145,14 @@ async function main(): Promise<void> {
     const ncu = ncuPath();
     const cal = ncu ? await calibration(client, ncu) : "no ncu";
     const offsetNs = typeof cal === "string" ? undefined : cal.offsetNs;
-    const theirs = ncu ? ncuMedians(ncu, cubin, cases) : cases.map(() => "no ncu");
+    const theirs = ncu ? ncuMedians(ncu, cubin, cases, work) : cases.map(() => "no ncu");
     console.log(
       `device: ${dev.name} (${arch}); ncu: ${ncu ?? "not found"}; ours: cuda-kernel-dev's runner, default timing`,
     );
     console.log(
       typeof cal === "string"
         ? `not calibrated (${cal}): ours = raw event medians`
-        : `calibration: empty kernel ${us(cal.eventNs)} µs by events, ${us(cal.ncuNs)} µs by ncu (median of ${cal.ncuLaunches}): offset ${us(cal.offsetNs)} µs`,
+        : `calibration: empty kernel ${us(cal.eventNs)} µs by events, ${us(cal.ncuNs)} µs by ncu (mid-mean of ${cal.ncuLaunches} launches): offset ${us(cal.offsetNs)} µs`,
     );
     console.log(
       "medians in µs; ours = raw − offset; Δ = (ours - ncu) / ncu; ncu --clock-control none --cache-control all, gpu__time_duration.sum",

@@ -1,14 +1,22 @@
 // The PyTorch baseline (`// @bench torch EXPR`) end to end on the GPU machine, through the built CLI:
 // torch sees the same input values as the kernel (copy kernels, compared with zero tolerance), a
 // wrong expression fails the check, an expression that raises gives its Python error with the spec
-// line, cancelling stops the sidecar, and no sidecar is left running after repeated runs.
+// line, cancelling stops the sidecar, and no sidecar is left running after repeated runs. Then the
+// sidecar the extension keeps between runs (a SidecarPool, runBenchmark in this process): the second
+// run is served by the same process, sees the kernel's inputs bit for bit again, and after each run
+// torch's allocated GPU memory is back to what it was before the first; none is left after dispose.
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { RunnerClient } from "../../native/runner/runnerClient";
 import { isBenchRunResults, type BenchRunResults } from "../../server/bench/results";
+import { runBenchmark } from "../../server/bench/runBench";
+import { SidecarPool } from "../../server/bench/torch/sidecarPool";
+import { SIDECAR_ENV } from "../../server/bench/torch/torchBaseline";
+import type { Released } from "../../server/bench/torch/torchProtocol";
 import { raisingLine, torchFixture } from "../support/torchFixture";
 import { repoRoot } from "./paths";
 
@@ -115,5 +123,53 @@ describe("PyTorch baseline on a GPU", () => {
   it("no sidecar is left running after repeated runs", async () => {
     for (let i = 0; i < 5; i++) await bench("twice"); // 100 in the unit tests, with a fake python
     assert.deepEqual(sidecars(), []);
+  });
+});
+
+describe("the extension's pooled PyTorch sidecar on a GPU", () => {
+  it("a pooled sidecar serves the next run, holding no GPU memory between runs", async () => {
+    process.env[SIDECAR_ENV] ??= join(repoRoot, "dist", "torch", "sidecar.py");
+    const released: (Released & { pid: number | undefined })[] = [];
+    const pool = new SidecarPool({ onReleased: (r) => released.push(r) });
+    const runner = new RunnerClient({ runnerPath: join(repoRoot, "dist", "runner.js") });
+    const job = {
+      file: fixture,
+      kernel: "copy_inputs",
+      runner,
+      cacheDir,
+      sidecars: pool,
+      calibrationPath: join(cacheDir, "no-calibration.json"),
+    };
+    try {
+      for (let run = 0; run < 2; run++) {
+        const t0 = performance.now();
+        const res = await runBenchmark(job);
+        const t = res.points[0]!.torch!;
+        assert.equal(res.torch?.unavailable, undefined, res.torch?.unavailable);
+        assert.deepEqual(
+          t.checks.map((c) => [c.arg, c.pass, c.mismatches]),
+          ["a", "b", "c", "d", "e"].map((a) => [a, true, 0]),
+          `run ${run + 1}`,
+        );
+        assert.equal(sidecars().length, 1, "one sidecar, alive between runs");
+        console.log(
+          `# pooled run ${run + 1}: ${(performance.now() - t0).toFixed(0)} ms, ${JSON.stringify(released.at(-1))}`,
+        );
+      }
+      assert.equal(released.length, 2);
+      assert.equal(released[0]!.pid, released[1]!.pid, "the same process served both runs");
+      for (const r of released) {
+        assert.equal(r.allocatedBytes, r.baselineBytes, "the run's tensors are freed");
+        assert.ok(
+          r.reservedBytes <= 2 << 20,
+          `its cached blocks are given back (${r.reservedBytes} reserved)`,
+        );
+      }
+    } finally {
+      await pool.dispose();
+      await runner.dispose();
+    }
+    await sleep(300);
+    assert.deepEqual(sidecars(), [], "none after dispose");
   });
 });

@@ -1,13 +1,16 @@
 # The PyTorch baseline of a benchmark (`// @bench torch EXPR`), run by torchBaseline.ts as
-# `python3 -u sidecar.py --device N`, once per benchmark run: it imports torch and sets up CUDA on
-# that GPU at once (while the kernel compiles and runs), then reads one request per line on stdin and
-# answers each with one JSON line on stdout (torchProtocol.ts); it exits when stdin closes. It rebuilds the kernel's inputs on the GPU with the
+# `python3 -u sidecar.py --device N`, once per benchmark run or kept between runs (sidecarPool.ts): it
+# imports torch and sets up CUDA on that GPU at once (while the kernel compiles and runs), then reads
+# one request per line on stdin and answers each with one JSON line on stdout (torchProtocol.ts); it
+# exits when stdin closes. A kept one gets `{"release": true}` after each run and frees what the run
+# left (each request stands alone: nothing of one run is used by the next). It rebuilds the kernel's inputs on the GPU with the
 # runner's formula (GENERATOR.md: uint32 hash, float32 ops without fma), so the values are the same
 # bit for bit; evaluates EXPR over them; compares its outputs with the kernel's (the runner wrote
 # them as raw bytes into the request's outputsDir); and times EXPR (and its torch.compile) the way
 # the runner times a kernel: CUDA events around it, L2 flushed by a read before each sample, the
 # same stopping rule. Errors are answers too; what the expression prints goes to stderr, so stdout
 # carries only the answers; an exit before the answer is a crash.
+import gc
 import json
 import keyword
 import math
@@ -20,6 +23,8 @@ CHUNK = 1 << 22  # elements generated at once: bounds the int64 temporaries of a
 
 
 OUT = sys.stdout  # the answers' stream (main() points print() at stderr)
+BASELINE = {"allocated": 0}  # torch.cuda.memory_allocated() once CUDA is set up, before any run
+COMPILED = {"any": False}  # torch.compile was used since the last release
 
 
 class Failed(Exception):
@@ -337,6 +342,7 @@ def run(req):
         out["eager"] = measure(lambda: fn(*values), timing, flush, per_us)
         if req["compile"]:
             try:
+                COMPILED["any"] = True
                 compiled = torch.compile(fn)
                 compiled(*values)
                 out["compiled"] = measure(lambda: compiled(*values), timing, flush, per_us)
@@ -352,8 +358,31 @@ def warm_up(device):
         if torch is not None and torch.cuda.is_available():
             torch.cuda.set_device(device)
             torch.empty(1, device=torch.device("cuda", device))
+            BASELINE["allocated"] = torch.cuda.memory_allocated()
     except Exception:
         pass  # the first request meets the same error and answers it
+
+
+def release():
+    """The end of a run in a kept sidecar: the run's tensors collected, the allocator's cache given back
+    to the driver (an idle sidecar must not hold GPU memory the next kernel may need), torch.compile's
+    caches of the run's expressions dropped, the spin calibration forgotten; a broken CUDA context
+    raises here, and the pool then ends this sidecar."""
+    gc.collect()
+    PER_US.clear()
+    out = {"allocatedBytes": 0, "baselineBytes": BASELINE["allocated"], "reservedBytes": 0}
+    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+        if COMPILED["any"]:
+            torch._dynamo.reset()
+            COMPILED["any"] = False
+            gc.collect()
+        torch.cuda.synchronize()
+        if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+            torch._C._cuda_clearCublasWorkspaces()  # a matmul's workspace is kept per stream otherwise
+        torch.cuda.empty_cache()
+        out["allocatedBytes"] = torch.cuda.memory_allocated()
+        out["reservedBytes"] = torch.cuda.memory_reserved()
+    return {"released": out}
 
 
 def main():
@@ -365,7 +394,8 @@ def main():
         if not line.strip():
             continue
         try:
-            answer(run(json.loads(line)))
+            req = json.loads(line)
+            answer(release() if req.get("release") else run(req))
         except Failed as e:
             answer({"error": {"kind": e.kind, "message": str(e)}})
         except Exception as e:

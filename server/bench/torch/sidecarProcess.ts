@@ -1,8 +1,9 @@
-// The one PyTorch sidecar of a benchmark run, alive from the start of the run to its end: started
-// (through the launcher, so the trust gate applies) while the kernel compiles and runs, so torch's
-// import and CUDA init are done by the time the first size asks; then one JSON line in per size and
-// one JSON line out (torchProtocol.ts). On cancel or a stuck size it is killed, SIGTERM then SIGKILL;
-// at the end its stdin is closed and it is killed if it has not exited after a short grace.
+// A PyTorch sidecar process, alive from the start of a benchmark run to its end (or, in a
+// SidecarPool, over several runs): started (through the launcher, so the trust gate applies) while
+// the kernel compiles and runs, so torch's import and CUDA init are done by the time the first size
+// asks; then one JSON line in per size and one JSON line out (torchProtocol.ts). On cancel or a
+// stuck size it is killed, SIGTERM then SIGKILL; at the end its stdin is closed and it is killed if
+// it has not exited after a short grace.
 import type { ChildProcess } from "node:child_process";
 import { LaunchError, spawnChecked, startError, type SpawnOptions } from "../../process/launch";
 
@@ -23,7 +24,7 @@ export class SidecarProcess {
   private readonly closed: Promise<void>;
   private exit = "";
   private stderrTail = "";
-  private asked = false;
+  private wasAsked = false;
 
   constructor(command: string, args: readonly string[], o: SpawnOptions) {
     let closed = (): void => undefined;
@@ -61,6 +62,20 @@ export class SidecarProcess {
     child.on("close", () => this.finish(closed));
   }
 
+  /** Started and not exited (a launch that failed never was). */
+  get alive(): boolean {
+    return !this.done && !this.launchError && this.child !== undefined;
+  }
+
+  /** Whether a request was ever sent to it. */
+  get asked(): boolean {
+    return this.wasAsked;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   private finish(closed: () => void): void {
     this.done = true;
     this.child?.stdout?.destroy();
@@ -72,7 +87,7 @@ export class SidecarProcess {
   /** Sends one request line and waits for its answer line. */
   async ask(request: string, timeoutMs: number, signal?: AbortSignal): Promise<SidecarReply> {
     if (this.launchError) return { launch: this.launchError };
-    this.asked = true;
+    this.wasAsked = true;
     let stopped: "timeout" | "cancelled" | undefined;
     const stop = (why: "timeout" | "cancelled") => {
       stopped ??= why;
@@ -114,7 +129,7 @@ export class SidecarProcess {
   /** The end of the run: stdin closed, so it exits; killed if not gone after `graceMs` (at once if never asked). */
   async close(graceMs = 1000): Promise<void> {
     if (this.done || !this.child) return this.closed;
-    if (!this.asked) return this.kill();
+    if (!this.wasAsked) return this.kill();
     this.child.stdin!.end();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), graceMs)));

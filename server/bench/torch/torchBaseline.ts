@@ -1,9 +1,11 @@
 // The PyTorch baseline of a benchmark (`// @bench torch EXPR`): one Python sidecar per run
 // (sidecarProcess.ts), started as the run starts so that torch's import and CUDA init overlap with the
-// compile and the kernel's sizes. Once the runner has measured every size and written each one's
-// outputs to a temporary folder, the sidecar gets one request per size, in turn (never timing while
-// the runner does), and answers with torch's times and the check of the kernel's outputs against
-// torch's. It is closed (or killed on cancel or timeout) when the run ends, so none is left running.
+// compile and the kernel's sizes, or, when the job has a SidecarPool (the extension), the live one an
+// earlier run left. Once the runner has measured every size and written each one's outputs to a
+// temporary folder, the sidecar gets one request per size, in turn (never timing while the runner
+// does), and answers with torch's times and the check of the kernel's outputs against torch's. When
+// the run ends it is closed (or killed on cancel or timeout), so none is left running, or released
+// to the pool, which frees what the run left and keeps it for the next run.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -50,7 +52,12 @@ export class TorchBaseline {
   unavailable: string | undefined;
   torchVersion: string | undefined;
   private readonly where: string;
-  private readonly process: SidecarProcess;
+  private process: SidecarProcess;
+  private readonly start: () => SidecarProcess;
+  /** The pool's key: the same Python, script and GPU get the same sidecar. */
+  private readonly key: string;
+  /** This run has asked its sidecar (a sidecar asked before was kept by the pool from an earlier run). */
+  private askedHere = false;
 
   constructor(
     private readonly job: BenchJob,
@@ -62,16 +69,20 @@ export class TorchBaseline {
     const s = spec.torch.span;
     this.where = `${shownFile}:${s.startLine + 1}:${s.startColumn + 1}`;
     // `--device` lets it set up CUDA on the GPU while it waits for the first size.
+    const python = job.pythonPath || "python3";
     const args = ["-u", sidecarPath(), "--device", String(device.ordinal)];
-    this.process = new SidecarProcess(job.pythonPath || "python3", args, {
-      tool: "the PyTorch baseline (python)",
-      setting: PYTHON_SETTING,
-    });
+    this.key = JSON.stringify([python, ...args]);
+    this.start = () =>
+      new SidecarProcess(python, args, { tool: "the PyTorch baseline (python)", setting: PYTHON_SETTING });
+    this.process = job.sidecars ? job.sidecars.acquire(this.key, this.start) : this.start();
   }
 
-  /** The end of the run: the sidecar exits (or is killed). */
+  /** The end of the run: the sidecar exits (or is killed), or goes back to the job's pool. */
   close(): Promise<void> {
-    return this.process.close();
+    const pool = this.job.sidecars;
+    if (!pool) return this.process.close();
+    const cancelled = !!this.job.signal?.aborted;
+    return pool.release(this.key, this.process, { keep: !cancelled && !this.unavailable, cancelled });
   }
 
   /** What the results record of it. */
@@ -124,7 +135,16 @@ export class TorchBaseline {
       l2Bytes: this.device.l2CacheBytes,
       ...(kernelHasOutputs(p) ? { outputsDir: dir } : {}),
     };
-    const r = await this.process.ask(JSON.stringify(request), SIDECAR_TIMEOUT_MS, this.job.signal);
+    const line = JSON.stringify(request);
+    const reused = this.process.asked && !this.askedHere;
+    this.askedHere = true;
+    let r = await this.process.ask(line, SIDECAR_TIMEOUT_MS, this.job.signal);
+    if (reused && "failed" in r && r.failed === "exited" && this.job.sidecars) {
+      // The kept sidecar died while idle (killed, crashed) and the pool had not seen it yet: a new
+      // one takes its place, as if none had been kept.
+      this.process = this.job.sidecars.replace(this.process, this.start);
+      r = await this.process.ask(line, SIDECAR_TIMEOUT_MS, this.job.signal);
+    }
     if ("line" in r) return parsed(r.line);
     if ("launch" in r) {
       this.unavailable = r.launch.message;

@@ -1,7 +1,8 @@
 // The TypeScript <-> Python boundary of the PyTorch baseline: sidecar.py (`python3 -u sidecar.py
-// --device N`, one per run) reads one TorchRequest per line on stdin, one per size, and prints one
-// TorchResponse line on stdout for each, in order; it exits when stdin closes. Owned here; sidecar.py
-// reads and writes exactly these fields.
+// --device N`, one per run, or kept between runs by a SidecarPool) reads one TorchRequest per line on
+// stdin, one per size, and prints one TorchResponse line on stdout for each, in order; a pooled one
+// gets `{"release": true}` at the end of each run and answers `{"released": Released}`. It exits when
+// stdin closes. Owned here; sidecar.py reads and writes exactly these fields.
 import type { DType, Init, SampleStats, TimingOptions, Tolerance } from "../../../native/runner/protocol";
 
 export type TorchArg =
@@ -65,3 +66,13 @@ export type TorchResponse =
        */
       error: { kind: "unavailable" | "expr" | "internal"; message: string };
     };
+
+/** The answer to `{"release": true}`: the run's tensors are gone, its cached GPU memory given back. */
+export interface Released {
+  /** torch.cuda.memory_allocated() now, after gc and empty_cache. */
+  allocatedBytes: number;
+  /** The same just after the sidecar set up CUDA, before any run: what allocatedBytes returns to. */
+  baselineBytes: number;
+  /** torch.cuda.memory_reserved() now: the caching allocator's hold, given back to the driver. */
+  reservedBytes: number;
+}

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import type { BenchmarkResult } from "../../../native/runner/protocol";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -16,9 +16,10 @@ import {
   UNCALIBRATED_NOTE,
   type TimingCalibration,
 } from "../../../server/bench/calibration";
+import { EMPTY_SYMBOL } from "../../../server/bench/emptyKernel";
 import { formatTable } from "../../../server/bench/report";
 import { runBenchmark } from "../../../server/bench/runBench";
-import { median, ncuArgs } from "../../../server/profile/calibrate";
+import { median, midMean, ncuArgs } from "../../../server/profile/calibrate";
 import { FakeRunner, ok, stats } from "./fakeRunner";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
@@ -26,11 +27,11 @@ const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
 const fresh = () => join(mkdtempSync(join(tmpdir(), "ckd-cal-")), "timing-calibration.json");
 
 /** scale.cu benchmarked against a fake runner answering `answer`, with the calibration file at `path`. */
-const run = (answer: BenchmarkResult, calibrationPath: string) =>
+const run = (answer: BenchmarkResult, calibrationPath: string, runner = new FakeRunner(() => answer)) =>
   runBenchmark({
     file: fixture,
     kernel: "scale_f32",
-    runner: new FakeRunner(() => answer),
+    runner,
     cacheDir,
     calibrationPath,
   });
@@ -113,19 +114,76 @@ test("a run on a calibrated GPU reports times less the offset, the raw medians, 
   assert.deepEqual([p.baseline?.medianNs, p.baseline?.eventMedianNs], [5100, 6000]);
   assert.equal(p.speedup, 5100 / 3100, "worked out again from the corrected medians");
   assert.equal(p.gbPerSec, (8 * (1 << 20)) / 3100);
+  // The fake runner's empty kernel reads the calibration's eventNs: this run's offset is the cached one.
   assert.deepEqual(r.calibration, {
     offsetNs: 900,
     eventNs: 3100,
     ncuNs: 2200,
     calibratedAt: h200cal.calibratedAt,
+    runEventNs: 3100,
   });
-  assert.equal(r.timingNote, "event overhead −0.90 µs, calibrated with ncu on 2026-11-24");
-  assert.match(formatTable(r), /\nevent overhead −0\.90 µs, calibrated with ncu on 2026-11-24(\n|$)/);
+  const note =
+    "event overhead −0.90 µs (this run's empty kernel less ncu's), calibrated with ncu on 2026-11-24";
+  assert.equal(r.timingNote, note);
+  assert.ok(formatTable(r).split("\n").includes(note));
   // Timed without the blocking kernel, the launch latency is in the times: not corrected.
   const unblocked = { ...ok(40_000, 60_000), kernel: { ...stats(40_000), blocked: false } };
   const u = await run(unblocked, path);
   assert.deepEqual([u.points[0]!.kernel?.medianNs, u.points[0]!.kernel?.eventMedianNs], [40_000, undefined]);
   assert.equal(u.points[0]!.baseline?.medianNs, 59_100);
+});
+
+test("a calibrated run times the empty kernel in its own runner process: offset = its event time − ncu's", async () => {
+  const path = fresh();
+  await saveCalibration(h200cal, path);
+  const runner = new FakeRunner(() => ok(4000, 6000));
+  runner.emptyNs = 3300; // this process's overhead, 200 ns above the calibration's process
+  const r = await run(ok(4000, 6000), path, runner);
+  assert.equal(runner.empties.length, 1, "once per run, before the sizes");
+  const e = runner.empties[0]!;
+  assert.deepEqual([e.kernel.symbol, e.kernel.grid, e.kernel.block], [EMPTY_SYMBOL, [1, 1, 1], [1, 1, 1]]);
+  assert.equal(e.timing.maxSamples, 200, "a short timing: its median is steady within a process");
+  assert.ok(existsSync(e.cubinPath) && e.cubinPath.startsWith(cacheDir), "compiled once into the cache");
+  assert.deepEqual([r.calibration?.offsetNs, r.calibration?.runEventNs], [1100, 3300]);
+  assert.deepEqual([r.points[0]!.kernel?.medianNs, r.points[0]!.baseline?.medianNs], [2900, 4900]);
+  assert.match(r.timingNote ?? "", /^event overhead −1\.10 µs \(this run's empty kernel less ncu's\)/);
+
+  runner.emptyNs = 2000; // below ncu's 2200: no negative offset, the cached one stands
+  const below = await run(ok(4000, 6000), path, runner);
+  assert.deepEqual([below.calibration?.offsetNs, below.calibration?.runEventNs], [900, undefined]);
+  assert.equal(below.timingNote, "event overhead −0.90 µs, calibrated with ncu on 2026-11-24");
+
+  const cached = await runBenchmark({
+    file: fixture,
+    kernel: "scale_f32",
+    runner,
+    cacheDir,
+    calibrationPath: path,
+    eventOverheadPerRun: false,
+  });
+  assert.equal(runner.empties.length, 2, "not timed when the caller asks for the cached offset");
+  assert.equal(cached.calibration?.offsetNs, 900);
+
+  const none = new FakeRunner(() => ok(4000, 6000));
+  await run(ok(4000, 6000), fresh(), none);
+  assert.equal(none.empties.length, 0, "uncalibrated: nothing to time");
+});
+
+test("an empty kernel the runner cannot hold behind the blocking kernel: the cached offset, with a note", async () => {
+  const path = fresh();
+  await saveCalibration(h200cal, path);
+  const runner = new FakeRunner((req) =>
+    req.kernel.symbol === EMPTY_SYMBOL
+      ? { ...ok(0, 0), kernel: { ...stats(9000), blocked: false } }
+      : ok(4000, 6000),
+  );
+  runner.emptyNs = undefined;
+  const r = await run(ok(4000, 6000), path, runner);
+  assert.equal(r.calibration?.offsetNs, 900);
+  assert.match(
+    r.timingNote ?? "",
+    /^the empty kernel could not be timed in this run \(.*blocking kernel.*\): the cached offset applies; event overhead −0\.90 µs/,
+  );
 });
 
 test("without a calibration (or with a broken file) the figures are the events' and the note says how to calibrate", async () => {
@@ -153,4 +211,13 @@ test("ncu measures like bench:gpu's comparison: clocks free, caches flushed, the
   ])
     assert.equal(args[args.indexOf(flag!) + 1], value, flag);
   assert.deepEqual([median([3, 1, 2]), median([4, 1, 3, 2])], [2, 2.5]);
+});
+
+test("ncu's figure of the empty kernel is the mean of its middle launches: 32 ns ticks average out, strays drop", () => {
+  // 20 launches of 2.080 / 2.112 µs ticks: the median is one tick, the mid-mean between them.
+  const launches = [...Array<number>(9).fill(2080), ...Array<number>(9).fill(2112), 1900, 9000];
+  assert.equal(median(launches), 2096);
+  assert.equal(midMean(launches), (5 * 2080 + 5 * 2112) / 10);
+  assert.equal(midMean([2080, 2080, 2112, 2112, 2112, 2112, 2112, 50_000]), 2112);
+  assert.equal(midMean([3000]), 3000);
 });

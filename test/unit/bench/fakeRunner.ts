@@ -9,14 +9,28 @@ import type {
   RunnerMethod,
   RunnerRequests,
 } from "../../../native/runner/protocol";
+import { EMPTY_SYMBOL } from "../../../server/bench/emptyKernel";
 import type { BenchRunner } from "../../../server/bench/runBench";
 
 export const h200 = JSON.parse(
   readFileSync(join(__dirname, "../../fixtures/bench/device-h200.json"), "utf8"),
 ) as DeviceAttributes;
 
+/** The empty kernel's event median a fake runner answers a calibrated run with: the test calibrations' eventNs. */
+export const EMPTY_EVENT_NS = 3100;
+
+/** A calibrated run's request for the empty kernel (emptyKernel.ts), answered at `emptyNs`; else undefined. */
+export function emptyAnswer(req: BenchmarkRequest, emptyNs = EMPTY_EVENT_NS): BenchmarkResult | undefined {
+  if (req.kernel.symbol !== EMPTY_SYMBOL) return undefined;
+  return { device: "NVIDIA H200", kernel: { ...stats(emptyNs), blocked: true }, checks: [] };
+}
+
 export class FakeRunner implements BenchRunner {
   readonly benchmarks: BenchmarkRequest[] = [];
+  /** The empty-kernel requests of calibrated runs (not in `benchmarks`). */
+  readonly empties: BenchmarkRequest[] = [];
+  /** undefined: the empty kernel's request goes to `answer` like any other. */
+  emptyNs: number | undefined = EMPTY_EVENT_NS;
   constructor(
     private readonly answer: (req: BenchmarkRequest, i: number) => BenchmarkResult | Error,
     private readonly devices: DeviceAttributes[] = [h200],
@@ -40,6 +54,11 @@ export class FakeRunner implements BenchRunner {
     if (method === "devices") return reply(this.devices);
     if (method === "benchmark") {
       const req = params as BenchmarkRequest;
+      const empty = this.emptyNs === undefined ? undefined : emptyAnswer(req, this.emptyNs);
+      if (empty) {
+        this.empties.push(req);
+        return reply(empty);
+      }
       this.benchmarks.push(req);
       const a = this.answer(req, this.benchmarks.length - 1);
       return a instanceof Error ? Promise.reject(a) : reply(a);
