@@ -71,26 +71,20 @@ const OTHER_BEFORE = new RegExp(
   `\\b(?:${OTHER_TYPES})\\b[\\s*&]*(?:(?:const|__restrict__|volatile)\\b[\\s*&]*)*$`,
 );
 
-/** `=`, `;`, `,`, `[` or `)` after a declared name (spaces between). */
-const DECLARATOR_END = /^\s*[=;,[)]/;
-
-/** [A-Za-z0-9_] (NaN, off the text's ends, is not). */
-function isWordChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
 /**
- * Is `name` also declared with a non-half type in [from, to) of the code (`float d =`, `float2 q[`)? Looks
- * only at the name's occurrences: cheaper than reading every declaration.
+ * The names of `names` also declared with a non-half type in [from, to) of the code (`float d =`,
+ * `float2 q[`). Looks only at the names' occurrences (as whole words followed by `=`, `;`, `,`, `[` or `)`
+ * within 8 characters): cheaper than reading every declaration.
  */
-function declaredOtherwise(code: string, name: string, from: number, to: number): boolean {
-  for (let at = code.indexOf(name, from); at >= 0 && at < to; at = code.indexOf(name, at + 1)) {
-    const end = at + name.length;
-    if (isWordChar(code.charCodeAt(at - 1)) || isWordChar(code.charCodeAt(end))) continue;
-    if (!DECLARATOR_END.test(code.slice(end, end + 8))) continue;
-    if (OTHER_BEFORE.test(code.slice(Math.max(from, at - 48), at))) return true;
-  }
-  return false;
+function declaredOtherwise(code: string, names: readonly string[], from: number, to: number): Set<string> {
+  const out = new Set<string>();
+  const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
+  if (words.length === 0) return out;
+  const re = new RegExp(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`, "g");
+  re.lastIndex = from;
+  for (let m = re.exec(code); m && m.index < to; m = re.exec(code))
+    if (!out.has(m[0]) && OTHER_BEFORE.test(code.slice(Math.max(from, m.index - 48), m.index))) out.add(m[0]);
+  return out;
 }
 
 /** [start, end) of each `#define` (with its continuation lines): declarations in macro bodies are not the file's. */
@@ -163,8 +157,8 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
     .map(({ node, decls }) => {
       const scope = new HalfScope(decls, structAt(node.startIndex)?.scope ?? file);
       // The same name also declared with a non-half type in the function: its type depends on the branch.
-      for (const name of new Set(decls.map((d) => d.name)))
-        if (declaredOtherwise(code, name, node.startIndex, node.endIndex)) scope.shadow(name);
+      const names = [...new Set(decls.map((d) => d.name))];
+      for (const name of declaredOtherwise(code, names, node.startIndex, node.endIndex)) scope.shadow(name);
       return { node, start: node.startIndex, end: node.endIndex, scope };
     })
     .sort((a, b) => a.start - b.start);
