@@ -6,7 +6,7 @@ import type { Node } from "web-tree-sitter";
 import { codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { halfName, readHalfTypes } from "./halfText";
+import { halfName, matchesIn, readHalfTypes } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 
 export interface FunctionHalfScope {
@@ -81,9 +81,9 @@ function declaredOtherwise(code: string, names: readonly string[], from: number,
   const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
   if (words.length === 0) return out;
   const re = new RegExp(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`, "g");
-  re.lastIndex = from;
-  for (let m = re.exec(code); m && m.index < to; m = re.exec(code))
-    if (!out.has(m[0]) && OTHER_BEFORE.test(code.slice(Math.max(from, m.index - 48), m.index))) out.add(m[0]);
+  const longest = Math.max(...words.map((w) => w.length));
+  for (const { index, match } of matchesIn(code, re, from, to, longest + 9))
+    if (!out.has(match) && OTHER_BEFORE.test(code.slice(Math.max(from, index - 48), index))) out.add(match);
   return out;
 }
 
