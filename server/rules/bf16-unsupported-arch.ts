@@ -43,15 +43,19 @@ function unguardedUses(
   const uses: { fn: FunctionInfo; node: Node }[] = [];
   // The template naming `fragment` holds the type and lies inside its function, before it: where no
   // `fragment` is written in the function before the type, the tree need not be asked.
-  const fragments: number[] = [];
-  for (let at = idx.text.indexOf("fragment"); at >= 0; at = idx.text.indexOf("fragment", at + 1))
-    fragments.push(at);
-  if (fragments.length === 0) return uses;
+  const firstFragment = new Map<number, number>();
   let off: readonly [number, number][] | undefined;
   for (const m of idx.scan(BF16_TYPE)) {
     // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
     const fn = idx.deviceFunctionAt(m.index);
-    if (!fn || !fragments.some((at) => at >= fn.start && at < m.index)) continue;
+    if (!fn) continue;
+    let first = firstFragment.get(fn.start);
+    if (first === undefined) {
+      const at = idx.text.slice(fn.start, fn.end).indexOf("fragment");
+      first = at < 0 ? fn.end : fn.start + at;
+      firstFragment.set(fn.start, first);
+    }
+    if (first >= m.index) continue;
     off ??= offRanges();
     if (inRanges(m.index, off)) continue;
     const n = idx.nodeAt(m.index, m.index + m[0].length);

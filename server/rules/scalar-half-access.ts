@@ -2,7 +2,7 @@
 // bandwidth that way; __half2/__nv_bfloat162 (4 B) or 16-byte vectors move the same data in fewer transactions.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { codeText } from "./util/codeText";
+import { codeSlice } from "./util/codeText";
 import { declEnv, type HalfAlias } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 
@@ -58,12 +58,11 @@ export const scalarHalfAccess: Rule = {
     const IDENTS = new Set(["identifier"]);
     const fns = idx.deviceFunctions();
     if (fns.length === 0) return;
-    const code = codeText(idx);
     const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
     const typeNames = [...kind.keys()];
     for (const f of fns) {
       // Code only: a type named in a comment declares nothing.
-      const src = code.slice(f.start, f.end);
+      const src = codeSlice(idx, f.start, f.end);
       // The regex is tried at every offset: first, is any of its type names there at all?
       if (!typeNames.some((n) => src.includes(n))) continue;
       const pointers = new Map<string, "half" | "bf16">();
