@@ -11,7 +11,7 @@
 import type { Range, Tree } from "web-tree-sitter";
 import type { Finding, Fix, Span, TextEdit } from "../rules/rule";
 import type { Dependency } from "../rules/util/dependencies";
-import { changedContext, fileContextKey } from "../rules/util/fileContext";
+import { changedContext, fileContextKey, reuseContext } from "../rules/util/fileContext";
 import { FileIndex, type LintWindow, type PlacedHalfEntry } from "../rules/util/fileIndex";
 import type { BindingSite } from "../rules/util/constSites";
 import { HALF_LOOK_BACK, halfName, halfNameKey, readHalfTypes, type HalfName } from "../rules/util/halfText";
@@ -268,6 +268,8 @@ export function relint(
       .map((t) => (t.at < window.start ? t : movedName(t, delta))),
   };
   const fresh = FileIndex.begin(tree, text);
+  // The parts of the context key the edit cannot have changed are the last run's.
+  reuseContext(fresh, prev.text, prev.run.contextKey, window, oldEnd);
   const contextKey = fileContextKey(fresh);
   const run = runRules(tree, text, opts, { window, carried, contextFrom: fresh });
   if (run.failures.length > 0) return undefined;

@@ -33,14 +33,31 @@ function guardOpen(text: string, first: Node): TextEdit {
  * BF16 types and conversions compile for every architecture: cuda_bf16.hpp gives each intrinsic
  * (conversions, arithmetic, comparisons, atomicAdd) a software path below sm_80 (NV_IF_ELSE_TARGET).
  * What has none is BF16 on the tensor cores: mma.h declares the `wmma::fragment<…, __nv_bfloat16, …>`
- * specialisations only under `__CUDA_ARCH__ >= 800`. Those fragments in device function bodies outside `off`.
+ * specialisations only under `__CUDA_ARCH__ >= 800`. Those fragments in device function bodies outside
+ * the ranges `offRanges` gives (asked only when there is such a fragment).
  */
-function unguardedUses(idx: FileIndex, off: readonly [number, number][]): { fn: FunctionInfo; node: Node }[] {
+function unguardedUses(
+  idx: FileIndex,
+  offRanges: () => readonly [number, number][],
+): { fn: FunctionInfo; node: Node }[] {
   const uses: { fn: FunctionInfo; node: Node }[] = [];
+  // The template naming `fragment` holds the type and lies inside its function, before it: where no
+  // `fragment` is written in the function before the type, the tree need not be asked.
+  const firstFragment = new Map<number, number>();
+  let off: readonly [number, number][] | undefined;
   for (const m of idx.scan(BF16_TYPE)) {
     // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
     const fn = idx.deviceFunctionAt(m.index);
-    if (!fn || inRanges(m.index, off)) continue;
+    if (!fn) continue;
+    let first = firstFragment.get(fn.start);
+    if (first === undefined) {
+      const at = idx.text.slice(fn.start, fn.end).indexOf("fragment");
+      first = at < 0 ? fn.end : fn.start + at;
+      firstFragment.set(fn.start, first);
+    }
+    if (first >= m.index) continue;
+    off ??= offRanges();
+    if (inRanges(m.index, off)) continue;
     const n = idx.nodeAt(m.index, m.index + m[0].length);
     if (n.type !== "type_identifier" || n.startIndex !== m.index) continue;
     const args = n.parent?.type === "type_descriptor" ? n.parent.parent : undefined;
@@ -62,12 +79,11 @@ export const bf16UnsupportedArch: Rule = {
     if (low.length === 0) return;
     const lowText = low.map((t) => `sm_${t}`).join(", ");
     const idx = FileIndex.of(ctx);
-    const off = archOffRanges(idx, low, ctx.build);
 
     // The cuda_bf16.h include itself is not reported: the header compiles for every architecture.
     // Every unguarded use in a device function body (kernels, __device__ functions); the fix once per function.
     const reportedFns = new Set<number>();
-    for (const { fn, node: n } of unguardedUses(idx, off)) {
+    for (const { fn, node: n } of unguardedUses(idx, () => archOffRanges(idx, low, ctx.build))) {
       const stmts = bodyStatements(fn.node);
       const first = !reportedFns.has(fn.node.id);
       reportedFns.add(fn.node.id);

@@ -110,10 +110,31 @@ function reporter(ctx: LintContext, switches: Switches): Report {
   };
 }
 
-/** Matches of `re` where half-typed names are visible: functions declaring some, or the file if it does. */
+/** Where half-typed names are visible: functions declaring some, or the file if it does. */
+function halfScopes(idx: FileIndex, decls: HalfDecls): readonly { start: number; end: number }[] {
+  return decls.file.halfNames().length > 0 ? [idx.window] : decls.functions;
+}
+
+/** Matches of `re` where half-typed names are visible. */
 function* scanHalfScopes(idx: FileIndex, decls: HalfDecls, re: RegExp): Generator<RegExpExecArray> {
-  const ranges = decls.file.halfNames().length > 0 ? [idx.window] : decls.functions;
-  for (const { start, end } of ranges) yield* idx.scan(re, start, end);
+  for (const { start, end } of halfScopes(idx, decls)) yield* idx.scan(re, start, end);
+}
+
+/** Characters that make a following `=` part of another operator (`==`, `<=`, `+=`...). */
+const BEFORE_OPERATOR = new Set("=!<>+-*/%&|^");
+
+/** Offsets of the assignment `=`s where half-typed names are visible (found with indexOf: most text has none). */
+function* assignments(idx: FileIndex, decls: HalfDecls): Generator<number> {
+  const { text, window } = idx;
+  for (const r of halfScopes(idx, decls)) {
+    const end = Math.min(r.end, window.end);
+    for (
+      let at = text.indexOf("=", Math.max(r.start, window.start));
+      at >= 0 && at < end;
+      at = text.indexOf("=", at + 1)
+    )
+      if (!BEFORE_OPERATOR.has(text[at - 1]!) && text[at + 1] !== "=") yield at;
+  }
 }
 
 /** `float v = x[i];`: a half value initialises an arithmetic variable. */
@@ -150,15 +171,15 @@ function floatIntoHalfInit(idx: FileIndex, decls: HalfDecls, report: Report): vo
 
 /** `y[i] = v * r;`: a float stored into a half element or variable. */
 function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): void {
-  for (const m of scanHalfScopes(idx, decls, /(?<![=!<>+\-*/%&|^])=(?!=)/g)) {
+  for (const index of assignments(idx, decls)) {
     // Text first: the assigned expression must be a half name, maybe subscripted or a field.
-    const lineStart = idx.text.lastIndexOf("\n", m.index) + 1;
-    const prefix = idx.text.slice(lineStart, m.index);
-    const at = decls.scopeAt(m.index);
+    const lineStart = idx.text.lastIndexOf("\n", index) + 1;
+    const prefix = idx.text.slice(lineStart, index);
+    const at = decls.scopeAt(index);
     if (!at.mayMention(prefix)) continue;
     const base = LVALUE_BASE.exec(prefix)?.[1];
     if (!base || !at.lookup(base)) continue;
-    const eq = idx.nodeAt(m.index, m.index + 1);
+    const eq = idx.nodeAt(index, index + 1);
     const a = eq.parent;
     if (a?.type !== "assignment_expression" || a.childForFieldName("operator")?.text !== "=") continue;
     const left = a.childForFieldName("left");

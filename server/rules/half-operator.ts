@@ -7,6 +7,7 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
+import { matchesIn } from "./util/halfText";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
@@ -195,18 +196,21 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
     const names = scope.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
     if (names.length === 0) continue;
     const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
-    for (const m of idx.scan(re, start, end)) {
+    const from = Math.max(start, idx.window.start);
+    const to = Math.min(end, idx.window.end);
+    const longest = Math.max(...names.map((n) => n.length));
+    for (const { index, match } of matchesIn(idx.text, re, from, to, longest + 1)) {
       // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
-      const t = scope.lookup(m[0]);
-      const after = m.index + m[0].length;
+      const t = scope.lookup(match);
+      const after = index + match.length;
       if (
         t &&
         t.indirection > 0 &&
         !/^\s*\[/.test(idx.text.slice(after, after + 8)) &&
-        !/\*\s*\(*\s*$/.test(idx.text.slice(Math.max(0, m.index - 8), m.index))
+        !/\*\s*\(*\s*$/.test(idx.text.slice(Math.max(0, index - 8), index))
       )
         continue;
-      at(m.index, m[0].length);
+      at(index, match.length);
     }
   }
   for (const m of idx.scan(HALF_RETURNING)) at(m.index, m[0].length);

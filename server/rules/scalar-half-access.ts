@@ -2,7 +2,7 @@
 // bandwidth that way; __half2/__nv_bfloat162 (4 B) or 16-byte vectors move the same data in fewer transactions.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { codeText } from "./util/codeText";
+import { codeSlice } from "./util/codeText";
 import { declEnv, type HalfAlias } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 
@@ -23,10 +23,25 @@ function halfPointer(aliases: ReadonlyMap<string, HalfAlias>): {
   for (const [name, a] of aliases) if (a.kind === "half" || a.kind === "bf16") kind.set(name, a.kind);
   const names = [...kind.keys()].filter((n) => /^[A-Za-z_]\w*$/.test(n)).join("|");
   const re = new RegExp(
-    `(?<![\\w.>])(${names})\\s*(?:const\\s*)?\\*\\s*(?:const\\s+)?(?:__restrict__\\s+)?([A-Za-z_]\\w*)`,
+    `(${names})\\s*(?:const\\s*)?\\*\\s*(?:const\\s+)?(?:__restrict__\\s+)?([A-Za-z_]\\w*)`,
     "g",
   );
   return { re, kind };
+}
+
+/**
+ * The matches of `re` in `src` not preceded by a word character, `.` or `>` (`x.half`, `A<__half>`):
+ * a lookbehind in the regex would be tried at every offset; checked after a match instead, looking on
+ * from the next offset when it fails (the same matches).
+ */
+function* pointerMatches(src: string, re: RegExp): Generator<RegExpExecArray> {
+  re.lastIndex = 0;
+  for (let m = re.exec(src); m; m = re.exec(src)) {
+    const before = src[m.index - 1];
+    if (before !== undefined && (before === "." || before === ">" || /\w/.test(before)))
+      re.lastIndex = m.index + 1;
+    else yield m;
+  }
 }
 
 /** Vector types and 128-bit helpers (llm.c's x128/Packed128, load128/store128): the function vectorizes. */
@@ -43,16 +58,15 @@ export const scalarHalfAccess: Rule = {
     const IDENTS = new Set(["identifier"]);
     const fns = idx.deviceFunctions();
     if (fns.length === 0) return;
-    const code = codeText(idx);
     const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
     const typeNames = [...kind.keys()];
     for (const f of fns) {
       // Code only: a type named in a comment declares nothing.
-      const src = code.slice(f.start, f.end);
-      // The regex's lookbehind costs at every offset: first, is any of its type names there at all?
+      const src = codeSlice(idx, f.start, f.end);
+      // The regex is tried at every offset: first, is any of its type names there at all?
       if (!typeNames.some((n) => src.includes(n))) continue;
       const pointers = new Map<string, "half" | "bf16">();
-      for (const m of src.matchAll(re)) pointers.set(m[2]!, kind.get(m[1]!)!);
+      for (const m of pointerMatches(src, re)) pointers.set(m[2]!, kind.get(m[1]!)!);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
       if (pointers.size === 0 || VECTOR_TYPES.test(src)) continue;
       // The first access of each loop, in document order.

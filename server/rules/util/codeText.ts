@@ -63,13 +63,52 @@ function blankNotCode(text: string): string {
 /**
  * The index's text as code only, made once per run. A windowed run reads declarations only in its window
  * (which starts at a top-level item, never inside a comment): only the window and a little after it are
- * blanked there, the rest is left as it is.
+ * blanked there, the rest is left as it is. Made whole, it copies the whole file: a windowed run reads
+ * what it can through codeSpan.
  */
 export function codeText(idx: FileIndex): string {
   return idx.shared("codeText", () => {
     const { start, end } = idx.window;
     if (start === 0 && end >= idx.text.length) return codeOnly(idx.text);
-    const to = Math.min(idx.text.length, end + 400);
-    return idx.text.slice(0, start) + codeOnly(idx.text.slice(start, to)) + idx.text.slice(to);
+    const span = codeSpan(idx);
+    const to = span.base + span.code.length;
+    return idx.text.slice(0, span.base) + span.code + idx.text.slice(to);
   });
+}
+
+/** [base, base + code.length) of what codeText gives. */
+export interface CodeSpan {
+  code: string;
+  base: number;
+}
+
+/**
+ * The part of codeText a windowed run reads: from a little before its window (readers look back at most
+ * that far) to where the blanking ends. The whole of it in a whole-file run.
+ */
+export function codeSpan(idx: FileIndex): CodeSpan {
+  return idx.shared("codeSpan", () => {
+    const { start, end } = idx.window;
+    if (start === 0 && end >= idx.text.length) return { code: codeText(idx), base: 0 };
+    const base = Math.max(0, start - LOOK_BEFORE);
+    const to = Math.min(idx.text.length, end + 400);
+    return { code: idx.text.slice(base, start) + codeOnly(idx.text.slice(start, to)), base };
+  });
+}
+
+/** How far before the window a windowed run's readers may look (halfText.ts HALF_LOOK_BACK, and more). */
+const LOOK_BEFORE = 256;
+
+/** codeText's [from, to): from the span when it holds it (no copy of the whole file). */
+export function codeSlice(idx: FileIndex, from: number, to: number): string {
+  const span = codeSpan(idx);
+  if (from >= span.base && to <= span.base + span.code.length)
+    return span.code.slice(from - span.base, to - span.base);
+  return codeText(idx).slice(from, to);
+}
+
+/** A span of codeText holding [from, to): codeSpan when it does, else the whole of codeText. */
+export function codeAround(idx: FileIndex, from: number, to: number): CodeSpan {
+  const span = codeSpan(idx);
+  return from >= span.base && to <= span.base + span.code.length ? span : { code: codeText(idx), base: 0 };
 }

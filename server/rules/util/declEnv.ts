@@ -122,8 +122,11 @@ function halfAliases(files: readonly SourceFacts[]): Map<string, HalfAlias> {
   return out;
 }
 
-/** The lines an edit may change the environment through: macro, include and alias lines (hashed). */
-const ENV_LINES = /#[ \t]*(?:define|include)\b[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
+/**
+ * The lines an edit may change the environment through: macro lines with their continuation lines,
+ * include and alias lines (hashed).
+ */
+const ENV_LINES = /#[ \t]*(?:define|include)\b(?:[^\n]*\\\r?\n)*[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
 
 /** A short key of the file's own environment lines: equal keys, equal environments (headers aside). */
 export function declEnvKey(idx: FileIndex): string {

@@ -3,9 +3,9 @@
 // rule read (see dependencies.ts) are unchanged.
 import { checksElsewhere, usesTorch } from "../missing-launch-check";
 import { fileScopeShared } from "../shared-memory-reduction";
-import { optedIn } from "../shared-memory-limit";
+import { OPT_IN_ATTRIBUTE, optedIn } from "../shared-memory-limit";
 import { hasBf16Guard } from "./archGuard";
-import { declEnvKey } from "./declEnv";
+import { BUILTIN_CHECKS, declEnvKey } from "./declEnv";
 import type { Dependency } from "./dependencies";
 import type { FileIndex } from "./fileIndex";
 
@@ -52,4 +52,120 @@ export function changedContext(a: string, b: string): Dependency[] {
   const y = b.split(",");
   if (x.length !== PARTS.length || y.length !== PARTS.length) return [...PARTS];
   return PARTS.filter((_, i) => x[i] !== y[i]);
+}
+
+/*
+ * Reusing the parts after an edit. Each part is the outcome of regexes run over the raw text (and, for
+ * two, of the tree at their matches). For a regex R scanned over the text: when no match of R at any
+ * position reads a character within one of the change in either text, the scans of both texts find the
+ * same matches (a match reading only unchanged text matches in both; the first difference between the
+ * scans would be such a match). Every regex here matches text with no `;`, `{` or `}` in it (bar a
+ * final `;`), or lies on one line with its continuations: a match reading near the change lies whole
+ * within `around` of it, and holds one of its part's words there. A part none of whose words is there,
+ * in the old and the new text, is the same. Parts read from the tree at a match also need the match to
+ * lie outside the relint's window, where the tree is the last run's.
+ */
+
+/** Per part, in PARTS order: words every match of its regexes holds; `inWindow`: also looked for in the window. */
+const ANCHORS: readonly { words: readonly string[]; inWindow?: readonly string[] }[] = [
+  // archGuard.ts: NV_IF_TARGET(NV_PROVIDES_SM_…), if constexpr (__CUDA_ARCH__ …), and the `#if` lines
+  // naming __CUDA_ARCH__ or holding a block comment, whose condition is read from the tree
+  {
+    words: ["NV_IF_", "NV_PROVIDES_SM_", "constexpr", "__CUDA_ARCH__", "/*", "*/"],
+    inWindow: ["__CUDA_ARCH__", "/*"],
+  },
+  { words: [OPT_IN_ATTRIBUTE] },
+  // missing-launch-check.ts: C10_CUDA_KERNEL_LAUNCH_CHECK or `#include <torch/…>` (and ATen, c10)
+  { words: ["C10_CUDA_KERNEL_LAUNCH_CHECK", "include"] },
+  // declEnv.ts: `#define`/`#include` lines, `typedef …;` and `using …;`
+  { words: ["#", "typedef", "using"] },
+  // shared-memory-reduction.ts: `extern __shared__ … name[];`, outside device functions (from the tree)
+  { words: ["extern"], inWindow: ["extern"] },
+  // missing-launch-check.ts: a built-in check's name or `int main(`
+  { words: [...BUILTIN_CHECKS, "main"] },
+];
+
+/** How far `around` looks for the statement's ends before giving up (then every part is made again). */
+const REACH = 8192;
+
+/**
+ * [start, end) of the text near [a, b), the changed part of `text`: its lines widened by one character
+ * each side, with their backslash continuations, out to the nearest `;`, `{` or `}` on either side.
+ */
+function around(text: string, a: number, b: number): [number, number] | undefined {
+  const p = Math.max(0, a - 2);
+  let s = p === 0 ? 0 : text.lastIndexOf("\n", p - 1) + 1;
+  while (s > 1 && (text[s - 2] === "\\" || (text[s - 2] === "\r" && text[s - 3] === "\\")))
+    s = text.lastIndexOf("\n", s - 2) + 1;
+  let e = text.indexOf("\n", Math.min(text.length, b + 2));
+  while (e >= 0 && (text[e - 1] === "\\" || (text[e - 1] === "\r" && text[e - 2] === "\\")))
+    e = text.indexOf("\n", e + 1);
+  e = e < 0 ? text.length : e + 1;
+  const stop = (c: string): boolean => c === ";" || c === "{" || c === "}";
+  const lo = Math.max(0, s - REACH);
+  while (s > lo && !stop(text[s - 1]!)) s--;
+  const hi = Math.min(text.length, e + REACH);
+  while (e < hi && !stop(text[e]!)) e++;
+  if ((s === lo && s > 0) || (e === hi && e < text.length)) return undefined;
+  return [Math.max(0, s - 1), Math.min(text.length, e + 1)];
+}
+
+/** The first offset in [from, to) where `a` and `b` differ, looking forward (to: where both still agree). */
+function commonPrefix(a: string, b: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** The change between `old` and `now`, which agree outside [from, oldTo) and [from, newTo). */
+export function changedSpan(
+  old: string,
+  now: string,
+  from: number,
+  oldTo: number,
+): { start: number; oldEnd: number; newEnd: number } {
+  const delta = now.length - old.length;
+  const start = commonPrefix(old, now, from, Math.min(oldTo, oldTo + delta));
+  let oldEnd = oldTo;
+  while (
+    oldEnd > start &&
+    oldEnd + delta > start &&
+    old.charCodeAt(oldEnd - 1) === now.charCodeAt(oldEnd - 1 + delta)
+  )
+    oldEnd--;
+  return { start, oldEnd, newEnd: oldEnd + delta };
+}
+
+/** The part's value as its key part reads (fileContextKey), for FileIndex.shared. */
+function parsePart(i: number, part: string): unknown {
+  if (CONTEXT_VALUES[i] === "declEnvKey") return part;
+  if (CONTEXT_VALUES[i] === "fileScopeShared") return new Set(part === "" ? [] : part.split(" "));
+  return part === "true";
+}
+
+/**
+ * Before a relint: gives `fresh` (an index over the new text) the parts of `prevKey`, the key of `old`,
+ * that the edit cannot have changed, so that neither the key nor the rules make them again. `window`
+ * and `oldWindowEnd`: the relint's window (the texts agree outside it).
+ */
+export function reuseContext(
+  fresh: FileIndex,
+  old: string,
+  prevKey: string,
+  window: { start: number; end: number },
+  oldWindowEnd: number,
+): void {
+  const parts = prevKey.split(",");
+  if (parts.length !== PARTS.length) return;
+  const now = fresh.text;
+  const c = changedSpan(old, now, window.start, oldWindowEnd);
+  const near = [around(old, c.start, c.oldEnd), around(now, c.start, c.newEnd)];
+  if (!near[0] || !near[1]) return;
+  const texts = [old.slice(...near[0]), now.slice(...near[1])];
+  const windows = [old.slice(window.start, oldWindowEnd), now.slice(window.start, window.end)];
+  ANCHORS.forEach((anchor, i) => {
+    if (anchor.words.some((w) => texts.some((t) => t.includes(w)))) return;
+    if (anchor.inWindow?.some((w) => windows.some((t) => t.includes(w)))) return;
+    fresh.shared(CONTEXT_VALUES[i]!, () => parsePart(i, parts[i]!));
+  });
 }

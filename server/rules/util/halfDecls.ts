@@ -3,10 +3,10 @@
 // struct it is a member of (if any), inside the file scope. Struct members type names only in their
 // struct's member functions, never in other functions.
 import type { Node } from "web-tree-sitter";
-import { codeText } from "./codeText";
+import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { halfName, readHalfTypes } from "./halfText";
+import { halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 
 export interface FunctionHalfScope {
@@ -71,26 +71,49 @@ const OTHER_BEFORE = new RegExp(
   `\\b(?:${OTHER_TYPES})\\b[\\s*&]*(?:(?:const|__restrict__|volatile)\\b[\\s*&]*)*$`,
 );
 
-/** `=`, `;`, `,`, `[` or `)` after a declared name (spaces between). */
-const DECLARATOR_END = /^\s*[=;,[)]/;
-
-/** [A-Za-z0-9_] (NaN, off the text's ends, is not). */
-function isWordChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/**
+ * The names of `names` also declared with a non-half type in [from, to) of the code (`float d =`,
+ * `float2 q[`). Looks only at the names' occurrences (as whole words followed by `=`, `;`, `,`, `[` or `)`
+ * within 8 characters): cheaper than reading every declaration.
+ */
+function declaredOtherwise(idx: FileIndex, names: readonly string[], from: number, to: number): Set<string> {
+  const out = new Set<string>();
+  const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
+  if (words.length === 0) return out;
+  const re = new RegExp(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`, "g");
+  const tail = Math.max(...words.map((w) => w.length)) + 9;
+  // What the search reads: from the character before the function to `tail` after it.
+  const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + tail));
+  const [lo, hi] = [from - base, to - base];
+  for (const { index, match } of matchesIn(code, re, lo, hi, tail))
+    if (!out.has(match) && OTHER_BEFORE.test(code.slice(Math.max(lo, index - 48), index))) out.add(match);
+  return out;
 }
 
 /**
- * Is `name` also declared with a non-half type in [from, to) of the code (`float d =`, `float2 q[`)? Looks
- * only at the name's occurrences: cheaper than reading every declaration.
+ * The half type names in the run's window and what they declare. A windowed run reads them from
+ * codeSpan, unless a reading looked past its end (a declaration running on): then from codeText.
  */
-function declaredOtherwise(code: string, name: string, from: number, to: number): boolean {
-  for (let at = code.indexOf(name, from); at >= 0 && at < to; at = code.indexOf(name, at + 1)) {
-    const end = at + name.length;
-    if (isWordChar(code.charCodeAt(at - 1)) || isWordChar(code.charCodeAt(end))) continue;
-    if (!DECLARATOR_END.test(code.slice(end, end + 8))) continue;
-    if (OTHER_BEFORE.test(code.slice(Math.max(from, at - 48), at))) return true;
+function windowTokens(idx: FileIndex, aliases: Map<string, HalfKind> | undefined): HalfToken[] {
+  const { start, end } = idx.window;
+  const { code, base } = codeSpan(idx);
+  if (base === 0 && code.length === idx.text.length) return readHalfTypes(code, start, end, aliases);
+  const tokens = readHalfTypes(code, start - base, end - base, aliases);
+  if (tokens.some((t) => t.reach > code.length) && base + code.length < idx.text.length)
+    return readHalfTypes(codeText(idx), start, end, aliases);
+  return tokens.map((t) => movedToken(t, base));
+}
+
+/** A token read at offsets `by` characters before its place in the file, moved there. */
+function movedToken(t: HalfToken, by: number): HalfToken {
+  const out: HalfToken = { at: t.at + by, reach: t.reach + by };
+  if (t.declEnd !== undefined) out.declEnd = t.declEnd + by;
+  const r = t.read;
+  if (r) {
+    const inits = r.inits.map((i) => ({ name: i.name, start: i.start + by, end: i.end + by }));
+    out.read = { at: r.at + by, kind: r.kind, entries: r.entries, inits };
   }
-  return false;
+  return out;
 }
 
 /** [start, end) of each `#define` (with its continuation lines): declarations in macro bodies are not the file's. */
@@ -116,7 +139,7 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   const perFn = new Map<number, Region>();
   const perStruct = new Map<number, Region>();
   const inits: HalfDecls["initializers"] = [];
-  const tokens = readHalfTypes(codeText(idx), idx.window.start, idx.window.end, aliases);
+  const tokens = windowTokens(idx, aliases);
   // A windowed run read only its window: the names elsewhere come from earlier runs.
   idx.facts.halfNames = [...(idx.carried?.halfNames ?? []), ...tokens.map(halfName)].sort(
     (a, b) => a.at - b.at,
@@ -158,13 +181,12 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   // A member function sees its struct's members: its scope lies inside the struct's (the innermost one).
   const structAt = (at: number): FunctionHalfScope | undefined =>
     structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
-  const code = codeText(idx);
   const functions = [...perFn.values()]
     .map(({ node, decls }) => {
       const scope = new HalfScope(decls, structAt(node.startIndex)?.scope ?? file);
       // The same name also declared with a non-half type in the function: its type depends on the branch.
-      for (const name of new Set(decls.map((d) => d.name)))
-        if (declaredOtherwise(code, name, node.startIndex, node.endIndex)) scope.shadow(name);
+      const names = [...new Set(decls.map((d) => d.name))];
+      for (const name of declaredOtherwise(idx, names, node.startIndex, node.endIndex)) scope.shadow(name);
       return { node, start: node.startIndex, end: node.endIndex, scope };
     })
     .sort((a, b) => a.start - b.start);

@@ -70,14 +70,26 @@ const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
   "__forceinline__",
 ]);
 
+/** `/\s/` for the character at `i` (ASCII without a regex). */
+function isSpace(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : /\s/.test(s[i]!);
+}
+
+/** `/\w/` for the character at `i`. */
+function isWord(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
 /** The run of qualifier words (and spaces) at the end of `prefix`. */
 function trailingQualifiers(prefix: string): string {
   let i = prefix.length;
   for (;;) {
     let j = i;
-    while (j > 0 && /\s/.test(prefix[j - 1]!)) j--;
+    while (j > 0 && isSpace(prefix, j - 1)) j--;
     let k = j;
-    while (k > 0 && /\w/.test(prefix[k - 1]!)) k--;
+    while (k > 0 && isWord(prefix, k - 1)) k--;
     if (k === j || !QUALIFIER_WORDS.has(prefix.slice(k, j))) return prefix.slice(i);
     i = k;
   }
@@ -212,4 +224,26 @@ export function readHalfTypes(
     }
   }
   return tokens;
+}
+
+/**
+ * The matches of the global regex `re` that start in [from, to) of `text` (index: in `text`). Searched in
+ * a slice from one character before `from` (a `\b` there reads it) to `tail` characters after `to`
+ * (at least the longest match and what the regex reads after it): a search on the whole text would run
+ * on through the rest of the file for its last, failing, match.
+ */
+export function* matchesIn(
+  text: string,
+  re: RegExp,
+  from: number,
+  to: number,
+  tail: number,
+): Generator<{ index: number; match: string }> {
+  const lo = Math.max(0, from - 1);
+  const part = text.slice(lo, Math.min(text.length, to + tail));
+  re.lastIndex = from - lo;
+  for (let m = re.exec(part); m && m.index + lo < to; m = re.exec(part)) {
+    if (m[0].length === 0) re.lastIndex++;
+    yield { index: m.index + lo, match: m[0] };
+  }
 }

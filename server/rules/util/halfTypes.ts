@@ -17,7 +17,8 @@ const TYPE_KIND: Readonly<Record<string, HalfKind>> = {
 };
 
 export function halfKindOfType(typeText: string): HalfKind | undefined {
-  return TYPE_KIND[typeText.replace(/\b(const|volatile)\b/g, "").trim()];
+  // Mostly asked for a bare type name: that lookup first (the same answer, without the regex).
+  return TYPE_KIND[typeText] ?? TYPE_KIND[typeText.replace(/\b(const|volatile)\b/g, "").trim()];
 }
 
 export function isPairKind(k: HalfKind): boolean {
@@ -84,30 +85,46 @@ const NOT_NAMES: ReadonlySet<string> = new Set([
   "restrict",
 ]);
 
+const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE, COMMA, EQUALS] = [
+  ..."([{)]},=",
+].map((c) => c.charCodeAt(0));
+
+/** Does text[from, to) end with a word character and then only spaces (`/\w\s*$/`)? */
+function endsWithWord(text: string, from: number, to: number): boolean {
+  let j = to;
+  while (j > from && /\s/.test(text[j - 1]!)) j--;
+  return j > from && /\w/.test(text[j - 1]!);
+}
+
 /**
  * The declarators after the type in a declaration's text: `* __restrict__ x`, `*y = in + n, z[8];`.
  * Each gives its name, its `*`/`[]` count, and whether it is an array.
  */
 export function parseDeclarators(text: string): { name: string; indirection: number; array: boolean }[] {
+  // Each top-level comma-separated part, up to its initialiser (`= …`, `(args)` after a name, `{…}`).
   const parts: string[] = [];
   let depth = 0;
-  let cur = "";
-  let inInit = false;
-  for (const ch of text) {
-    if (ch === "(" || ch === "[" || ch === "{") depth++;
-    else if (ch === ")" || ch === "]" || ch === "}") depth--;
-    if (depth === 0 && ch === ",") {
-      parts.push(cur);
-      cur = "";
-      inInit = false;
+  let start = 0;
+  let initAt = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_PAREN || c === OPEN_BRACKET || c === OPEN_BRACE) depth++;
+    else if (c === CLOSE_PAREN || c === CLOSE_BRACKET || c === CLOSE_BRACE) depth--;
+    if (depth === 0 && c === COMMA) {
+      parts.push(text.slice(start, initAt < 0 ? i : initAt));
+      start = i + 1;
+      initAt = -1;
       continue;
     }
-    if (depth === 0 && ch === "=") inInit = true;
-    if (depth === 1 && ch === "(" && /\w\s*$/.test(cur)) inInit = true; // `T x(args)`
-    if (depth === 1 && ch === "{") inInit = true;
-    if (!inInit) cur += ch;
+    if (initAt >= 0) continue;
+    if (
+      (depth === 0 && c === EQUALS) ||
+      (depth === 1 && c === OPEN_PAREN && endsWithWord(text, start, i)) || // `T x(args)`
+      (depth === 1 && c === OPEN_BRACE)
+    )
+      initAt = i;
   }
-  parts.push(cur);
+  parts.push(text.slice(start, initAt < 0 ? text.length : initAt));
   const out: { name: string; indirection: number; array: boolean }[] = [];
   for (const p of parts) {
     const head = p.split("[")[0]!;
