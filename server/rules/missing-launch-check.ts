@@ -6,12 +6,24 @@ import { BUILTIN_CHECKS, declEnv } from "./util/declEnv";
 import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
 import { insertAfter } from "./util/nodes";
 
-const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
+/** A PyTorch header's include, from its `include` (a regex starting at `#` tries every directive). */
+const TORCH_INCLUDE = /include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/g;
 
 /** A PyTorch extension: only there is the check macro known to exist (the fix inserts it). */
 export function usesTorch(idx: FileIndex): boolean {
   idx.reads("context:torch");
-  return idx.shared("usesTorch", () => USES_TORCH.test(idx.text));
+  return idx.shared("usesTorch", () => torchText(idx.text));
+}
+
+/** The check macro named, or a PyTorch header included (`#`, any spaces, `include`...) anywhere in `text`. */
+function torchText(text: string): boolean {
+  if (text.includes("C10_CUDA_KERNEL_LAUNCH_CHECK")) return true;
+  for (const m of text.matchAll(TORCH_INCLUDE)) {
+    let at = m.index;
+    while (at > 0 && /\s/.test(text[at - 1]!)) at--;
+    if (text[at - 1] === "#") return true;
+  }
+  return false;
 }
 
 /** Inserts after the statement, or after its line when only a trailing comment follows it there. */

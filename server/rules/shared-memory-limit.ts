@@ -70,7 +70,11 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
     const qual = sharedQualifier(idx, m.index, end);
     const decl = qual ? qual.parent : idx.nodeAt(m.index, end).parent?.parent;
     if (decl?.type !== "declaration") continue;
-    if (namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern"))
+    // Listing the children costs a node each: only a declaration whose text names `extern` can be one.
+    if (
+      idx.text.slice(decl.startIndex, decl.endIndex).includes("extern") &&
+      namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern")
+    )
       continue;
     const bytes = staticBytes(decl, consts);
     if (bytes === undefined) continue;

@@ -4,7 +4,6 @@ import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "../rule";
 import { Constants } from "./constEval";
 import { FileIndex, kernelLaunches } from "./fileIndex";
-import { namedChildren } from "./nodes";
 
 export interface KnownBlockSize {
   /** The node to report on. */
@@ -44,7 +43,7 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
     const end = m.index + m[0].length;
     const lb = idx.ownerOf(m.index, end, LAUNCH_BOUNDS) ?? idx.nodeAt(m.index, end).parent;
     if (lb?.type !== "launch_bounds") continue;
-    const first = namedChildren(lb)[0];
+    const first = lb.namedChild(0);
     if (!first) continue;
     const v = consts.value(first);
     if (v !== undefined)

@@ -135,6 +135,9 @@ function evalMacroText(
   return i === tokens.length ? v : undefined;
 }
 
+/** Calls whose value is known from their arguments: a thread count `dim3(x, y, z)`, and casts. */
+const CASTS: ReadonlySet<string> = new Set(["dim3", "static_cast", "int", "unsigned"]);
+
 /** `node` without the parentheses around it, and its type, read once (each read crosses into wasm). */
 function bare(node: Node): [Node, string] {
   let n = node;
@@ -187,6 +190,7 @@ export class Constants {
   private single(name: string): Binding | undefined {
     // Every lookup, also of a name looked up before: the rule asking now depends on its bindings.
     this.idx.reads(`const:${name}`);
+    for (const names of this.looking) names.add(name);
     if (!this.singles.has(name)) this.singles.set(name, this.findSingle(name));
     return this.singles.get(name);
   }
@@ -204,7 +208,34 @@ export class Constants {
     return texts.size === 1 ? list[0] : undefined;
   }
 
+  /**
+   * The value of each name asked for outside any other name's evaluation, and every name that evaluation
+   * looked up: many launches name the same constant, and a later lookup reads the same bindings again.
+   * (Inside another evaluation a value may differ: a cycle or the macro depth limit can cut it short.)
+   */
+  private readonly values = new Map<string, { value: number | undefined; names: Set<string> }>();
+  /** The names looked up by the top-level evaluations under way. */
+  private readonly looking: Set<string>[] = [];
+
   valueOfName(name: string): number | undefined {
+    if (this.evaluating.size > 0) return this.evaluate(name);
+    const known = this.values.get(name);
+    if (known) {
+      for (const n of known.names) this.idx.reads(`const:${n}`);
+      return known.value;
+    }
+    const names = new Set<string>();
+    this.looking.push(names);
+    try {
+      const value = this.evaluate(name);
+      this.values.set(name, { value, names });
+      return value;
+    } finally {
+      this.looking.pop();
+    }
+  }
+
+  private evaluate(name: string): number | undefined {
     if (this.evaluating.has(name)) return undefined;
     const b = this.single(name);
     if (!b) return undefined;
@@ -253,8 +284,9 @@ export class Constants {
       case "call_expression": {
         // static_cast<int>(x), int(x), dim3(x, y, z) as a thread count
         const f = n.childForFieldName("function");
-        const args = namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment");
         const name = f?.type === "template_function" ? f.childForFieldName("name")?.text : f?.text;
+        if (!name || !CASTS.has(name)) return undefined;
+        const args = namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment");
         if (name === "dim3") {
           const dims = this.dimsOfArgs(args);
           return dims ? dims[0] * dims[1] * dims[2] : undefined;

@@ -68,14 +68,15 @@ export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding
     const value = p.childForFieldName("value")?.text;
     return value ? { b: { kind: "macro", text: value }, isConst: true } : undefined;
   }
-  if (p.type === "init_declarator" && p.childForFieldName("declarator")?.id === n.id) return initBinding(p);
+  if (p.type === "init_declarator" && p.childForFieldName("declarator")?.id === n.id)
+    return initBinding(idx.text, p);
   if (p.type === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
     // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
     const decl = p.parent;
     const params = p.childForFieldName("parameters");
     if (decl?.type !== "declaration" || decl.childForFieldName("type")?.text !== "dim3" || !params)
       return undefined;
-    const isConst = namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "const");
+    const isConst = hasQualifier(idx.text, decl, CONST);
     const args = namedChildren(params).map((q) => q.childForFieldName("type") ?? q);
     return { b: { kind: "dim3", args }, isConst };
   }
@@ -87,15 +88,25 @@ export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding
   return undefined;
 }
 
+const CONST: ReadonlySet<string> = new Set(["const"]);
+const CONST_OR_CONSTEXPR: ReadonlySet<string> = new Set(["const", "constexpr"]);
+
+/**
+ * Whether `decl` has a type qualifier written as one of `words`. Listing its children costs a node each:
+ * a declaration whose text has no `const` has none.
+ */
+function hasQualifier(text: string, decl: Node, words: ReadonlySet<string>): boolean {
+  if (!text.slice(decl.startIndex, decl.endIndex).includes("const")) return false;
+  return namedChildren(decl).some((c) => c.type === "type_qualifier" && words.has(c.text));
+}
+
 /** `T name = value`, `dim3 b(256, 4)`, `dim3 b{256}`, `dim3 b = dim3(256)`. */
-function initBinding(p: Node): SiteBinding {
+function initBinding(text: string, p: Node): SiteBinding {
   const decl = p.parent;
   const value = p.childForFieldName("value");
   const type = decl?.childForFieldName("type");
   if (!decl || !value || !type) return undefined;
-  const isConst = namedChildren(decl).some(
-    (c) => c.type === "type_qualifier" && (c.text === "const" || c.text === "constexpr"),
-  );
+  const isConst = hasQualifier(text, decl, CONST_OR_CONSTEXPR);
   if (type.text !== "dim3") return { b: { kind: "expr", node: value }, isConst };
   const inner = value.type === "call_expression" ? value.childForFieldName("arguments") : value;
   const args = inner ? namedChildren(inner).filter((a) => a.type !== "comment") : [];

@@ -370,10 +370,16 @@ export function kernelLaunches(idx: FileIndex): { call: Node; config: Node[] }[]
 
 function findLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
   const out: { call: Node; config: Node[] }[] = [];
-  for (const m of idx.scan(/<<</g)) {
-    let k = idx.ownerOf(m.index, m.index + 3, KERNEL_CALL);
+  const { text, window } = idx;
+  // indexOf finds a fixed string faster than a regex; the search goes on after each match, as a scan does.
+  for (
+    let at = text.indexOf("<<<", window.start);
+    at >= 0 && at < window.end;
+    at = text.indexOf("<<<", at + 3)
+  ) {
+    let k = idx.ownerOf(at, at + 3, KERNEL_CALL);
     if (!k) {
-      const tok = idx.nodeAt(m.index, m.index + 3);
+      const tok = idx.nodeAt(at, at + 3);
       const owner = tok.type === "kernel_call_syntax" ? tok : tok.parent;
       if (owner?.type !== "kernel_call_syntax") continue;
       k = owner;
