@@ -53,12 +53,15 @@ function checkedAfter(idx: FileIndex, call: Node, re: RegExp): boolean {
   // The outermost function holding the launch is found top-down, cheaply. Walking up to the innermost
   // one costs more, and is needed only when a `}` stands between the launch and the first check after it.
   const outer = idx.functionAt(call.startIndex);
+  let fn: Node | undefined;
   if (outer) {
     const first = firstCheck(idx, re, call.endIndex, outer.endIndex);
     if (first === undefined) return false;
     if (!idx.text.slice(call.endIndex, first).includes("}")) return true;
-  }
-  const fn = enclosingFunctionOf(call);
+    // Any check in the innermost function comes at or after this first one: no need to look again.
+    fn = enclosingFunctionOf(call);
+    if (fn) return first < fn.endIndex;
+  } else fn = enclosingFunctionOf(call);
   if (!fn) idx.readsWholeFile();
   return firstCheck(idx, re, call.endIndex, fn?.endIndex ?? idx.text.length) !== undefined;
 }

@@ -1,7 +1,7 @@
 // Integer constant evaluation at lint time: literals, arithmetic, sizeof, casts, and names bound to
 // `#define`s, `const`/`constexpr` values, `dim3` declarations and locals assigned exactly once.
 import type { Node } from "web-tree-sitter";
-import { bindingAt, describeSite, sitesIn, type Binding, type BindingSite } from "./constSites";
+import { bindingAt, bindingText, describeSite, sitesIn, type Binding, type BindingSite } from "./constSites";
 import type { FileIndex } from "./fileIndex";
 import { namedChildren, unparen } from "./nodes";
 
@@ -154,7 +154,8 @@ function bare(node: Node): [Node, string] {
  * them again, so `int threads = 256; ... threads = n;` is not taken as 256.
  */
 export class Constants {
-  private readonly bindings = new Map<string, Binding[]>();
+  /** Each name's bindings, with their texts (read once: for the relint's sites and to compare them here). */
+  private readonly bindings = new Map<string, { b: Binding; text: string }[]>();
   private readonly evaluating = new Set<string>();
 
   private constructor(private readonly idx: FileIndex) {}
@@ -164,10 +165,10 @@ export class Constants {
     return idx.shared("constants", () => new Constants(idx));
   }
 
-  private bindingsOf(name: string): Binding[] {
+  private bindingsOf(name: string): { b: Binding; text: string }[] {
     const cached = this.bindings.get(name);
     if (cached) return cached;
-    const found: { b: Binding; isConst: boolean }[] = [];
+    const found: { b: Binding; isConst: boolean; text: string }[] = [];
     let reassigned = false;
     this.bindings.set(name, []);
     // Bindings may lie anywhere in the file, also outside a windowed run's window.
@@ -175,12 +176,13 @@ export class Constants {
     const sites: BindingSite[] = [];
     for (const at of sitesIn(this.idx.text, name)) {
       const site = bindingAt(this.idx, at, name);
-      sites.push({ at, what: describeSite(site) });
+      const text = site && site !== "reassigned" ? bindingText(site.b) : "";
+      sites.push({ at, what: describeSite(site, text) });
       if (site === "reassigned") reassigned = true;
-      else if (site) found.push(site);
+      else if (site) found.push({ ...site, text });
     }
     this.idx.facts.constantSites.set(name, sites);
-    const list = found.filter((f) => f.isConst || !reassigned).map((f) => f.b);
+    const list = found.filter((f) => f.isConst || !reassigned).map(({ b, text }) => ({ b, text }));
     this.bindings.set(name, list);
     return list;
   }
@@ -198,14 +200,10 @@ export class Constants {
   private findSingle(name: string): Binding | undefined {
     if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
     const list = this.bindingsOf(name);
-    if (!list || list.length === 0) return undefined;
-    if (list.length === 1) return list[0];
-    const texts = new Set(
-      list.map((b) =>
-        b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(","),
-      ),
-    );
-    return texts.size === 1 ? list[0] : undefined;
+    if (list.length === 0) return undefined;
+    if (list.length === 1) return list[0]!.b;
+    const texts = new Set(list.map((f) => f.text));
+    return texts.size === 1 ? list[0]!.b : undefined;
   }
 
   /**

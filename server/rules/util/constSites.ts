@@ -64,13 +64,15 @@ export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding
   if (!NAME_NODES.has(n.type) || n.startIndex !== at) return undefined;
   const p = n.parent;
   if (!p) return undefined;
-  if (p.type === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
+  // Each Node.type crosses into wasm: read once.
+  const pType = p.type;
+  if (pType === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
     const value = p.childForFieldName("value")?.text;
     return value ? { b: { kind: "macro", text: value }, isConst: true } : undefined;
   }
-  if (p.type === "init_declarator" && p.childForFieldName("declarator")?.id === n.id)
+  if (pType === "init_declarator" && p.childForFieldName("declarator")?.id === n.id)
     return initBinding(idx.text, p);
-  if (p.type === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
+  if (pType === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
     // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
     const decl = p.parent;
     const params = p.childForFieldName("parameters");
@@ -81,8 +83,8 @@ export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding
     return { b: { kind: "dim3", args }, isConst };
   }
   if (
-    (p.type === "assignment_expression" && p.childForFieldName("left")?.id === n.id) ||
-    p.type === "update_expression"
+    (pType === "assignment_expression" && p.childForFieldName("left")?.id === n.id) ||
+    pType === "update_expression"
   )
     return "reassigned";
   return undefined;
@@ -108,19 +110,25 @@ function initBinding(text: string, p: Node): SiteBinding {
   if (!decl || !value || !type) return undefined;
   const isConst = hasQualifier(text, decl, CONST_OR_CONSTEXPR);
   if (type.text !== "dim3") return { b: { kind: "expr", node: value }, isConst };
-  const inner = value.type === "call_expression" ? value.childForFieldName("arguments") : value;
+  const valueType = value.type;
+  const inner = valueType === "call_expression" ? value.childForFieldName("arguments") : value;
   const args = inner ? namedChildren(inner).filter((a) => a.type !== "comment") : [];
-  if (value.type === "argument_list" || value.type === "initializer_list" || value.type === "call_expression")
+  if (valueType === "argument_list" || valueType === "initializer_list" || valueType === "call_expression")
     return { b: { kind: "dim3", args }, isConst };
   return { b: { kind: "expr", node: value }, isConst };
 }
 
 /** A place's binding as a string: equal strings, equal bindings (the evaluator reads nothing else there). */
-export function describeSite(site: SiteBinding): string {
+export function describeSite(
+  site: SiteBinding,
+  text = site && site !== "reassigned" ? bindingText(site.b) : "",
+): string {
   if (site === undefined) return "";
   if (site === "reassigned") return "=";
-  const { b, isConst } = site;
-  const text =
-    b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(",");
-  return JSON.stringify([b.kind, isConst, text]);
+  return JSON.stringify([site.b.kind, site.isConst, text]);
+}
+
+/** A binding's text: equal texts, equal values. */
+export function bindingText(b: Binding): string {
+  return b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(",");
 }
