@@ -91,7 +91,22 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
 function dynamicRequests(idx: FileIndex): { node: Node; bytes: number; launch: boolean }[] {
   const consts = Constants.of(idx);
   const requests: { node: Node; bytes: number; launch: boolean }[] = [];
-  for (const { config } of kernelLaunches(idx)) {
+  for (const launch of kernelLaunches(idx)) {
+    if (launch.plain) {
+      // Read from the text: the node only for a finding.
+      const smem = launch.plain[2];
+      const bytes = smem === undefined ? undefined : consts.valueOfPlain(smem);
+      if (bytes !== undefined)
+        requests.push({
+          get node() {
+            return launch.config[2]!;
+          },
+          bytes,
+          launch: true,
+        });
+      continue;
+    }
+    const { config } = launch;
     const bytes = config[2] ? consts.value(config[2]) : undefined;
     if (config[2] && bytes !== undefined) requests.push({ node: config[2], bytes, launch: true });
   }

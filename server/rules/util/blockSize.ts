@@ -7,7 +7,7 @@ import { FileIndex, kernelLaunches } from "./fileIndex";
 
 export interface KnownBlockSize {
   /** The node to report on. */
-  node: Node;
+  readonly node: Node;
   dims: [number, number, number];
   /** A literal that alone sets the thread count, for the round-up fix (looked up only when needed). */
   literal(): Node | undefined;
@@ -26,8 +26,25 @@ export function knownBlockSizes(ctx: LintContext): KnownBlockSize[] {
 function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
   const consts = Constants.of(idx);
   const out: KnownBlockSize[] = [];
-  for (const { config } of kernelLaunches(idx)) {
-    const [grid, block] = config;
+  for (const launch of kernelLaunches(idx)) {
+    if (launch.plain) {
+      // Read from the text: the node only for a finding.
+      const [grid, block] = launch.plain;
+      if (block === undefined || grid === undefined) continue;
+      const dims = consts.dimsOfPlain(block);
+      if (dims)
+        out.push({
+          get node() {
+            return launch.config[1]!;
+          },
+          dims,
+          literal: () => consts.sourceLiteral(launch.config[1]!),
+          source: "launch",
+          grid: () => consts.dimsOfPlain(grid),
+        });
+      continue;
+    }
+    const [grid, block] = launch.config;
     if (!block || !grid) continue;
     const dims = consts.dims(block);
     if (dims)

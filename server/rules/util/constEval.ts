@@ -135,6 +135,8 @@ function evalMacroText(
   return i === tokens.length ? v : undefined;
 }
 
+const NAME = /^[A-Za-z_]\w*$/;
+
 /** Calls whose value is known from their arguments: a thread count `dim3(x, y, z)`, and casts. */
 const CASTS: ReadonlySet<string> = new Set(["dim3", "static_cast", "int", "unsigned"]);
 
@@ -198,7 +200,7 @@ export class Constants {
   }
 
   private findSingle(name: string): Binding | undefined {
-    if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
+    if (!NAME.test(name)) return undefined;
     const list = this.bindingsOf(name);
     if (list.length === 0) return undefined;
     if (list.length === 1) return list[0]!.b;
@@ -251,6 +253,11 @@ export class Constants {
   /** The integer value of an expression, or undefined when it is not known at lint time. */
   value(node: Node): number | undefined {
     const [n, type] = bare(node);
+    return this.valueOfBare(n, type);
+  }
+
+  /** The value of `n`, of type `type`, with no parentheses around it. */
+  private valueOfBare(n: Node, type: string): number | undefined {
     switch (type) {
       case "number_literal":
         return parseIntLiteral(n.text);
@@ -314,12 +321,30 @@ export class Constants {
       );
     }
     if (type === "initializer_list") return this.dimsOfArgs(namedChildren(n));
+    let v: number | undefined;
     if (type === "identifier") {
-      const b = this.single(n.text);
+      const name = n.text;
+      const b = this.single(name);
       if (b?.kind === "dim3") return this.dimsOfArgs(b.args);
-    }
-    const v = this.value(n);
+      v = this.valueOfName(name);
+    } else v = this.valueOfBare(n, type);
     return v === undefined ? undefined : [v, 1, 1];
+  }
+
+  /** `dims` of a launch argument written as a plain name or integer literal (launches.ts), from its text. */
+  dimsOfPlain(text: string): [number, number, number] | undefined {
+    let v: number | undefined;
+    if (NAME.test(text)) {
+      const b = this.single(text);
+      if (b?.kind === "dim3") return this.dimsOfArgs(b.args);
+      v = this.valueOfName(text);
+    } else v = parseIntLiteral(text);
+    return v === undefined ? undefined : [v, 1, 1];
+  }
+
+  /** `value` of a launch argument written as a plain name or integer literal, from its text. */
+  valueOfPlain(text: string): number | undefined {
+    return NAME.test(text) ? this.valueOfName(text) : parseIntLiteral(text);
   }
 
   /** The literal that fixes a known value, so a quick fix can edit it: the node itself or its binding. */

@@ -12,6 +12,7 @@ import type { BindingSite } from "./constSites";
 import { DependencyRecorder, type Dependency } from "./dependencies";
 import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
+import { findLaunches, type Launch } from "./launches";
 
 export interface FunctionInfo {
   node: Node;
@@ -63,7 +64,6 @@ const LOOP_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 const FUNCTION: ReadonlySet<string> = new Set(["function_definition"]);
-const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
 
 /** Nodes that can hold function definitions at or near file level. */
 const CONTAINERS: ReadonlySet<string> = new Set([
@@ -194,13 +194,13 @@ export class FileIndex {
   deviceFunctions(): FunctionInfo[] {
     if (this.deviceFns) return this.deviceFns;
     const byId = new Map<number, FunctionInfo>();
-    for (const m of this.scan(/\b(__global__|__device__)\b/g)) {
-      const end = m.index + m[0].length;
-      const fn = this.ownerOf(m.index, end, FUNCTION) ?? this.nodeAt(m.index, end).parent;
+    for (const [at, word] of this.spaceWords()) {
+      const end = at + word.length;
+      const fn = this.ownerOf(at, end, FUNCTION) ?? this.nodeAt(at, end).parent;
       if (!fn || fn.type !== "function_definition") continue;
       const known = byId.get(fn.id);
       if (known) {
-        if (m[1] === "__global__") known.space = "global";
+        if (word === "__global__") known.space = "global";
         continue;
       }
       const body = fn.childForFieldName("body");
@@ -208,7 +208,7 @@ export class FileIndex {
       byId.set(fn.id, {
         node: fn,
         body,
-        space: m[1] === "__global__" ? "global" : "device",
+        space: word === "__global__" ? "global" : "device",
         start: fn.startIndex,
         end: fn.endIndex,
       });
@@ -216,6 +216,17 @@ export class FileIndex {
     const out = [...byId.values()].sort((a, b) => a.start - b.start);
     this.deviceFns = out;
     return out;
+  }
+
+  /**
+   * Every `__global__` and `__device__` in the window, in document order: two scans for one word each
+   * cost less than one for either (a regex can skip ahead for one fixed word only).
+   */
+  private spaceWords(): [number, string][] {
+    const out: [number, string][] = [];
+    for (const m of this.scan(/\b__global__\b/g)) out.push([m.index, "__global__"]);
+    for (const m of this.scan(/\b__device__\b/g)) out.push([m.index, "__device__"]);
+    return out.sort((a, b) => a[0] - b[0]);
   }
 
   /**
@@ -364,33 +375,6 @@ export function enclosingFunctionOf(node: Node): Node | undefined {
 }
 
 /** Every kernel launch: the call and its <<<grid, block, smem, stream>>> arguments. */
-export function kernelLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
+export function kernelLaunches(idx: FileIndex): Launch[] {
   return idx.shared("launches", () => findLaunches(idx));
-}
-
-function findLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
-  const out: { call: Node; config: Node[] }[] = [];
-  const { text, window } = idx;
-  // indexOf finds a fixed string faster than a regex; the search goes on after each match, as a scan does.
-  for (
-    let at = text.indexOf("<<<", window.start);
-    at >= 0 && at < window.end;
-    at = text.indexOf("<<<", at + 3)
-  ) {
-    let k = idx.ownerOf(at, at + 3, KERNEL_CALL);
-    if (!k) {
-      const tok = idx.nodeAt(at, at + 3);
-      const owner = tok.type === "kernel_call_syntax" ? tok : tok.parent;
-      if (owner?.type !== "kernel_call_syntax") continue;
-      k = owner;
-    }
-    // Each Node.type and Node.parent crosses into wasm (parent searches down from the root): ask once.
-    const call = k.parent;
-    if (call?.type !== "call_expression") continue;
-    out.push({
-      call,
-      config: k.namedChildren.filter((n): n is Node => !!n && n.type !== "comment"),
-    });
-  }
-  return out;
 }
