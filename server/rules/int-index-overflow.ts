@@ -2,7 +2,7 @@
 // video sequence) the index wraps and the kernel reads or writes the wrong memory.
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule } from "./rule";
-import { enclosingFunctionOf, FileIndex } from "./util/fileIndex";
+import { FileIndex } from "./util/fileIndex";
 import { builtinVector, declaredName, descendants, replaceNode } from "./util/nodes";
 
 const NARROW_TYPES: ReadonlySet<string> = new Set([
@@ -147,7 +147,7 @@ export const intIndexOverflow: Rule = {
       const type = decl?.childForFieldName("type");
       const name = declaredName(holder.childForFieldName("declarator"));
       if (!decl || !type || !name || !NARROW_TYPES.has(type.text)) continue;
-      const fn = enclosingFunctionOf(decl);
+      const fn = idx.enclosingFunction(decl);
       if (!fn) idx.readsWholeFile();
       const end = fn?.endIndex ?? idx.text.length;
       // A `for` header's condition comes after the declaration: the uses start there.

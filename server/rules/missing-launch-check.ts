@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
 import { BUILTIN_CHECKS, declEnv } from "./util/declEnv";
-import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
+import { FileIndex, kernelLaunches } from "./util/fileIndex";
 import { insertAfter } from "./util/nodes";
 
 /** A PyTorch header's include, from its `include` (a regex starting at `#` tries every directive). */
@@ -59,9 +59,9 @@ function checkedAfter(idx: FileIndex, call: Node, re: RegExp): boolean {
     if (first === undefined) return false;
     if (!idx.text.slice(call.endIndex, first).includes("}")) return true;
     // Any check in the innermost function comes at or after this first one: no need to look again.
-    fn = enclosingFunctionOf(call);
+    fn = idx.enclosingFunction(call);
     if (fn) return first < fn.endIndex;
-  } else fn = enclosingFunctionOf(call);
+  } else fn = idx.enclosingFunction(call);
   if (!fn) idx.readsWholeFile();
   return firstCheck(idx, re, call.endIndex, fn?.endIndex ?? idx.text.length) !== undefined;
 }
@@ -97,8 +97,11 @@ export const missingLaunchCheck: Rule = {
     if (!torch && !ctx.build.pytorch && checksElsewhere(idx)) return;
     for (const { call } of launches) {
       if (checkedAfter(idx, call, re)) continue;
-      const name = call.childForFieldName("function")?.text ?? "kernel";
-      const stmt = call.parent?.type === "expression_statement" ? call.parent : undefined;
+      const fn = call.childForFieldName("function");
+      const name = fn?.text ?? "kernel";
+      // The statement matters only for the fix, in a PyTorch extension (Node.parent costs a walk from the root).
+      const parent = torch ? call.parent : null;
+      const stmt = parent?.type === "expression_statement" ? parent : undefined;
       const lineStart = idx.text.lastIndexOf("\n", call.startIndex) + 1;
       const indent = /^[ \t]*/.exec(idx.text.slice(lineStart))![0];
       ctx.report({
@@ -113,7 +116,7 @@ export const missingLaunchCheck: Rule = {
                 },
               ]
             : [],
-        node: call.childForFieldName("function") ?? call,
+        node: fn ?? call,
         message: `Launch of \`${name}\` is not followed by an error check: a failed launch (bad configuration, no kernel image for this GPU) goes unnoticed. Add C10_CUDA_KERNEL_LAUNCH_CHECK() or check cudaGetLastError() after it.`,
       });
     }

@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants, typeSize } from "./util/constEval";
-import { enclosingFunctionOf, FileIndex, kernelLaunches, sharedQualifier } from "./util/fileIndex";
+import { FileIndex, kernelLaunches, sharedQualifier } from "./util/fileIndex";
 import { callArguments, namedChildren } from "./util/nodes";
 
 const STATIC_LIMIT = 48 * 1024;
@@ -78,7 +78,7 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
       continue;
     const bytes = staticBytes(decl, consts);
     if (bytes === undefined) continue;
-    const scope = enclosingFunctionOf(decl);
+    const scope = idx.enclosingFunction(decl);
     const key = scope?.id ?? -decl.id - 1;
     const cur = perScope.get(key);
     if (cur) cur.bytes += bytes;
