@@ -88,27 +88,21 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
 }
 
 /** Dynamic requests: the third launch argument, and the opt-in attribute's value. */
-function dynamicRequests(idx: FileIndex): { node: Node; bytes: number; launch: boolean }[] {
+function dynamicRequests(idx: FileIndex): { node: () => Node; bytes: number; launch: boolean }[] {
   const consts = Constants.of(idx);
-  const requests: { node: Node; bytes: number; launch: boolean }[] = [];
+  // The node to report on, made only for a finding (a plain launch's arguments are read from the text).
+  const requests: { node: () => Node; bytes: number; launch: boolean }[] = [];
   for (const launch of kernelLaunches(idx)) {
     if (launch.plain) {
       // Read from the text: the node only for a finding.
       const smem = launch.plain[2];
       const bytes = smem === undefined ? undefined : consts.valueOfPlain(smem);
-      if (bytes !== undefined)
-        requests.push({
-          get node() {
-            return launch.config[2]!;
-          },
-          bytes,
-          launch: true,
-        });
+      if (bytes !== undefined) requests.push({ node: () => launch.config[2]!, bytes, launch: true });
       continue;
     }
-    const { config } = launch;
-    const bytes = config[2] ? consts.value(config[2]) : undefined;
-    if (config[2] && bytes !== undefined) requests.push({ node: config[2], bytes, launch: true });
+    const smem = launch.config[2];
+    const bytes = smem ? consts.value(smem) : undefined;
+    if (smem && bytes !== undefined) requests.push({ node: () => smem, bytes, launch: true });
   }
   for (const fn of idx.tokens(/\bcudaFuncSetAttribute\b/g, new Set(["identifier"]))) {
     const call = fn.parent;
@@ -116,7 +110,7 @@ function dynamicRequests(idx: FileIndex): { node: Node; bytes: number; launch: b
     const args = callArguments(call);
     if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
       const bytes = consts.value(args[2]);
-      if (bytes !== undefined) requests.push({ node: args[2], bytes, launch: false });
+      if (bytes !== undefined) requests.push({ node: () => args[2]!, bytes, launch: false });
     }
   }
   return requests;
@@ -143,12 +137,12 @@ export const sharedMemoryLimit: Rule = {
     for (const r of dynamicRequests(idx)) {
       if (r.bytes > smallest) {
         ctx.report({
-          node: r.node,
+          node: r.node(),
           message: `${kb(r.bytes)} of dynamic shared memory is over the ${kb(smallest)} per-block limit of sm_${smallestSm}, a target of this build: ${r.launch ? "the launch fails there" : "the attribute call fails there"}.`,
         });
       } else if (r.launch && r.bytes > STATIC_LIMIT && !optsIn) {
         ctx.report({
-          node: r.node,
+          node: r.node(),
           message: `${kb(r.bytes)} of dynamic shared memory needs cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ${r.bytes}) before the launch; without it anything over 48 KB fails to launch.`,
         });
       }

@@ -4,6 +4,7 @@ import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "../rule";
 import { Constants } from "./constEval";
 import { FileIndex, kernelLaunches } from "./fileIndex";
+import type { Launch } from "./launches";
 
 export interface KnownBlockSize {
   /** The node to report on. */
@@ -14,6 +15,34 @@ export interface KnownBlockSize {
   source: "launch" | "launch_bounds";
   /** A launch's grid size when it too is known at lint time (looked up only when needed). */
   grid?: () => [number, number, number] | undefined;
+}
+
+/**
+ * A launch's block size read from its text (launches.ts): the argument's node is made only for a finding.
+ * A class, not an object literal with a getter: each such literal gets a hidden class of its own, and
+ * those cost the garbage collector more than the nodes saved.
+ */
+class PlainLaunchSize implements KnownBlockSize {
+  readonly source = "launch";
+
+  constructor(
+    private readonly launch: Launch,
+    readonly dims: [number, number, number],
+    private readonly consts: Constants,
+    private readonly gridText: string,
+  ) {}
+
+  get node(): Node {
+    return this.launch.config[1]!;
+  }
+
+  literal(): Node | undefined {
+    return this.consts.sourceLiteral(this.node);
+  }
+
+  grid(): [number, number, number] | undefined {
+    return this.consts.dimsOfPlain(this.gridText);
+  }
 }
 
 const LAUNCH_BOUNDS: ReadonlySet<string> = new Set(["launch_bounds"]);
@@ -32,16 +61,7 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
       const [grid, block] = launch.plain;
       if (block === undefined || grid === undefined) continue;
       const dims = consts.dimsOfPlain(block);
-      if (dims)
-        out.push({
-          get node() {
-            return launch.config[1]!;
-          },
-          dims,
-          literal: () => consts.sourceLiteral(launch.config[1]!),
-          source: "launch",
-          grid: () => consts.dimsOfPlain(grid),
-        });
+      if (dims) out.push(new PlainLaunchSize(launch, dims, consts, grid));
       continue;
     }
     const [grid, block] = launch.config;

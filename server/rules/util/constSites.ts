@@ -60,12 +60,9 @@ export function sitesIn(text: string, name: string, from = 0, to = text.length):
 
 /** What the place of `name` at `at` (from sitesIn) binds, read from the tree. */
 export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding {
-  const n = idx.nodeAt(at, at + name.length);
-  if (!NAME_NODES.has(n.type) || n.startIndex !== at) return undefined;
-  const p = n.parent;
-  if (!p) return undefined;
-  // Each Node.type crosses into wasm: read once.
-  const pType = p.type;
+  const found = nameAt(idx, at, name.length);
+  if (!found) return undefined;
+  const [n, p, pType] = found;
   if (pType === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
     const value = p.childForFieldName("value")?.text;
     return value ? { b: { kind: "macro", text: value }, isConst: true } : undefined;
@@ -100,6 +97,23 @@ const CONST_OR_CONSTEXPR: ReadonlySet<string> = new Set(["const", "constexpr"]);
 function hasQualifier(text: string, decl: Node, words: ReadonlySet<string>): boolean {
   if (!text.slice(decl.startIndex, decl.endIndex).includes("const")) return false;
   return namedChildren(decl).some((c) => c.type === "type_qualifier" && words.has(c.text));
+}
+
+/** The identifier at [at, at + length) and its parent (with its type), if a name node starts there. */
+function nameAt(idx: FileIndex, at: number, length: number): [Node, Node, string] | undefined {
+  // Node.parent searches down from the root: the smallest node around the name and the character after
+  // it is (most often) its parent, found in one search. A comment is a leaf: the name is in it.
+  const around = idx.root.namedDescendantForIndex(at, at + length + 1);
+  const aroundType = around?.type;
+  if (aroundType === "comment") return undefined;
+  const first = around?.firstNamedChildForIndex(at);
+  if (first && first.startIndex === at && NAME_NODES.has(first.type) && first.endIndex >= at + length)
+    return [first, around!, aroundType!];
+  const n = idx.nodeAt(at, at + length);
+  if (!NAME_NODES.has(n.type) || n.startIndex !== at) return undefined;
+  const p = n.parent;
+  // Each Node.type crosses into wasm: read once.
+  return p ? [n, p, p.type] : undefined;
 }
 
 /** `T name = value`, `dim3 b(256, 4)`, `dim3 b{256}`, `dim3 b = dim3(256)`. */

@@ -66,16 +66,9 @@ export function findLaunches(idx: FileIndex): Launch[] {
     at >= 0 && at < window.end;
     at = text.indexOf("<<<", at + 3)
   ) {
-    let k = idx.ownerOf(at, at + 3, KERNEL_CALL);
-    if (!k) {
-      const tok = idx.nodeAt(at, at + 3);
-      const owner = tok.type === "kernel_call_syntax" ? tok : tok.parent;
-      if (owner?.type !== "kernel_call_syntax") continue;
-      k = owner;
-    }
-    // Each Node.type and Node.parent crosses into wasm (parent searches down from the root): ask once.
-    const call = k.parent;
-    if (call?.type !== "call_expression") continue;
+    const found = callAt(idx, at);
+    if (!found) continue;
+    const [call, k] = found;
     const written = text.slice(at, k.endIndex);
     // Only where the text has a `/` can a comment be among the arguments.
     const mayHoldComment = written.includes("/");
@@ -84,6 +77,29 @@ export function findLaunches(idx: FileIndex): Launch[] {
     );
   }
   return out;
+}
+
+/** The call and its kernel_call_syntax whose `<<<` is at `at`, if that is a launch. */
+function callAt(idx: FileIndex, at: number): [Node, Node] | undefined {
+  // Node.parent searches down from the root: the smallest node around the `<<<` and the character before
+  // it is the call, found in one search; its child at `<<<` is the launch syntax.
+  const around = at > 0 ? idx.root.namedDescendantForIndex(at - 1, at + 3) : undefined;
+  const first = around?.type === "call_expression" ? around.firstNamedChildForIndex(at) : undefined;
+  if (first && first.startIndex === at && first.type === "kernel_call_syntax") {
+    // As the search from the `<<<` would find it: no named node in the syntax holds the `<<<` itself.
+    const inner = first.firstNamedChildForIndex(at);
+    if (!inner || inner.startIndex > at) return [around!, first];
+  }
+  let k = idx.ownerOf(at, at + 3, KERNEL_CALL);
+  if (!k) {
+    const tok = idx.nodeAt(at, at + 3);
+    const owner = tok.type === "kernel_call_syntax" ? tok : tok.parent;
+    if (owner?.type !== "kernel_call_syntax") return undefined;
+    k = owner;
+  }
+  // Each Node.type and Node.parent crosses into wasm: ask once.
+  const call = k.parent;
+  return call?.type === "call_expression" ? [call, k] : undefined;
 }
 
 /** The arguments' texts of `<<<…>>>` (`written`, the node `k`) when each is a plain name or integer. */
