@@ -286,23 +286,25 @@ export class Constants {
       }
       case "cast_expression":
         return this.value(n.childForFieldName("value") ?? n);
-      case "call_expression": {
-        // static_cast<int>(x), int(x), dim3(x, y, z) as a thread count
-        const f = n.childForFieldName("function");
-        const name = f?.type === "template_function" ? f.childForFieldName("name")?.text : f?.text;
-        if (!name || !CASTS.has(name)) return undefined;
-        const args = namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment");
-        if (name === "dim3") {
-          const dims = this.dimsOfArgs(args);
-          return dims ? dims[0] * dims[1] * dims[2] : undefined;
-        }
-        if ((name === "static_cast" || name === "int" || name === "unsigned") && args.length === 1)
-          return this.value(args[0]!);
-        return undefined;
-      }
+      case "call_expression":
+        return this.callValue(n, n.childForFieldName("function"));
       default:
         return undefined;
     }
+  }
+
+  /** A call's value: static_cast<int>(x), int(x), dim3(x, y, z) as a thread count (`f`: its function). */
+  private callValue(n: Node, f: Node | null): number | undefined {
+    const name = f?.type === "template_function" ? f.childForFieldName("name")?.text : f?.text;
+    if (!name || !CASTS.has(name)) return undefined;
+    const args = namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment");
+    if (name === "dim3") {
+      const dims = this.dimsOfArgs(args);
+      return dims ? dims[0] * dims[1] * dims[2] : undefined;
+    }
+    if ((name === "static_cast" || name === "int" || name === "unsigned") && args.length === 1)
+      return this.value(args[0]!);
+    return undefined;
   }
 
   private dimsOfArgs(args: Node[]): [number, number, number] | undefined {
@@ -315,10 +317,15 @@ export class Constants {
   /** The (x, y, z) block shape of a launch's block argument, when known. */
   dims(node: Node): [number, number, number] | undefined {
     const [n, type] = bare(node);
-    if (type === "call_expression" && n.childForFieldName("function")?.text === "dim3") {
-      return this.dimsOfArgs(
-        namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment"),
-      );
+    if (type === "call_expression") {
+      // The function read once, for both questions.
+      const f = n.childForFieldName("function");
+      if (f?.text === "dim3")
+        return this.dimsOfArgs(
+          namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment"),
+        );
+      const v = this.callValue(n, f);
+      return v === undefined ? undefined : [v, 1, 1];
     }
     if (type === "initializer_list") return this.dimsOfArgs(namedChildren(n));
     let v: number | undefined;
