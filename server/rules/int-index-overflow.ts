@@ -2,7 +2,7 @@
 // video sequence) the index wraps and the kernel reads or writes the wrong memory.
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule } from "./rule";
-import { enclosingFunctionOf, FileIndex } from "./util/fileIndex";
+import { FileIndex } from "./util/fileIndex";
 import { builtinVector, declaredName, descendants, replaceNode } from "./util/nodes";
 
 const NARROW_TYPES: ReadonlySet<string> = new Set([
@@ -54,20 +54,39 @@ const WIDE_TYPE = /\b(size_t|ssize_t|ptrdiff_t|u?int64_t|u?intptr_t|int64|uint64
 /** `numel()` / `.size()` return 64-bit counts; `100000000000LL` is a 64-bit literal. */
 const WIDE_VALUE = /\b(numel|size)\s*\(|\b\d+[uU]?[lL]{1,2}\b/;
 
-/** The type written where `name` is declared in `scope` (a parameter or a local), if it is there. */
-function declaredType(scope: Node, name: string): string | undefined {
-  for (const d of descendants(scope, "parameter_declaration", "declaration")) {
-    const declarators = d.childrenForFieldName("declarator");
-    if (declarators.some((x) => declaredName(x)?.text === name)) return d.childForFieldName("type")?.text;
+/**
+ * The types written where names are declared in one scope (parameters and locals), read in document order
+ * as far as the names asked for so far needed: a scope's bounds often name the same few variables.
+ */
+class DeclaredTypes {
+  private decls: Node[] | undefined;
+  private read = 0;
+  /** Each name's type at its first declaration read so far (undefined: that declaration has no type). */
+  private readonly types = new Map<string, string | undefined>();
+
+  constructor(private readonly scope: Node) {}
+
+  /** The type written where `name` is first declared in the scope, if it is there. */
+  of(name: string): string | undefined {
+    if (this.types.has(name)) return this.types.get(name);
+    this.decls ??= descendants(this.scope, "parameter_declaration", "declaration");
+    while (this.read < this.decls.length) {
+      const d = this.decls[this.read++]!;
+      const names = d.childrenForFieldName("declarator").map((x) => declaredName(x)?.text);
+      if (!names.some((n) => n !== undefined && !this.types.has(n))) continue;
+      const type = d.childForFieldName("type")?.text;
+      for (const n of names) if (n !== undefined && !this.types.has(n)) this.types.set(n, type);
+      if (names.includes(name)) return type;
+    }
+    return undefined;
   }
-  return undefined;
 }
 
 /** A bound that can pass 2^31: a 64-bit type, count or literal in it, or a name declared 64-bit. */
-function isWide(bound: Node, scope: Node): boolean {
+function isWide(bound: Node, declared: DeclaredTypes): boolean {
   if (WIDE_TYPE.test(bound.text) || WIDE_VALUE.test(bound.text)) return true;
   const names = bound.type === "identifier" ? [bound] : descendants(bound, "identifier");
-  return names.some((n) => WIDE_TYPE.test(declaredType(scope, n.text) ?? ""));
+  return names.some((n) => WIDE_TYPE.test(declared.of(n.text) ?? ""));
 }
 
 /**
@@ -75,9 +94,9 @@ function isWide(bound: Node, scope: Node): boolean {
  * addresses memory as a flat element index with no bound at all. A 32-bit bound (`i < int n`) keeps it
  * in range, and so does an index only ever scaled (`row * ncols`): rows and tokens stay far below 2^31.
  */
-function canOverflow(uses: readonly Node[], scope: Node): boolean {
+function canOverflow(uses: readonly Node[], declared: DeclaredTypes): boolean {
   const bounds = uses.flatMap((u) => boundOf(u) ?? []);
-  if (bounds.some((b) => isWide(b, scope))) return true;
+  if (bounds.some((b) => isWide(b, declared))) return true;
   return bounds.length === 0 && uses.some(isFlatIndexUse);
 }
 
@@ -88,6 +107,7 @@ export const intIndexOverflow: Rule = {
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const IDENTS = new Set(["identifier"]);
+    const declaredIn = new Map<number, DeclaredTypes>();
     const PRODUCT =
       /\b(blockIdx\s*\.\s*[xyz]\s*\*\s*blockDim\s*\.\s*[xyz]|blockDim\s*\.\s*[xyz]\s*\*\s*blockIdx\s*\.\s*[xyz])\b/g;
     for (const m of idx.scan(PRODUCT)) {
@@ -127,12 +147,15 @@ export const intIndexOverflow: Rule = {
       const type = decl?.childForFieldName("type");
       const name = declaredName(holder.childForFieldName("declarator"));
       if (!decl || !type || !name || !NARROW_TYPES.has(type.text)) continue;
-      const fn = enclosingFunctionOf(decl);
+      const fn = idx.enclosingFunction(decl);
       if (!fn) idx.readsWholeFile();
       const end = fn?.endIndex ?? idx.text.length;
       // A `for` header's condition comes after the declaration: the uses start there.
       const uses = idx.tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end);
-      if (!canOverflow(uses, fn ?? idx.tree.rootNode)) continue;
+      const scope = fn ?? idx.tree.rootNode;
+      let declared = declaredIn.get(scope.id);
+      if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope)));
+      if (!canOverflow(uses, declared)) continue;
       const fixes: Fix[] =
         type.text === "auto" ||
         type.text === "int" ||

@@ -3,15 +3,27 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
 import { BUILTIN_CHECKS, declEnv } from "./util/declEnv";
-import { enclosingFunctionOf, FileIndex, kernelLaunches } from "./util/fileIndex";
+import { FileIndex, kernelLaunches } from "./util/fileIndex";
 import { insertAfter } from "./util/nodes";
 
-const USES_TORCH = /C10_CUDA_KERNEL_LAUNCH_CHECK|#\s*include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/;
+/** A PyTorch header's include, from its `include` (a regex starting at `#` tries every directive). */
+const TORCH_INCLUDE = /include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/g;
 
 /** A PyTorch extension: only there is the check macro known to exist (the fix inserts it). */
 export function usesTorch(idx: FileIndex): boolean {
   idx.reads("context:torch");
-  return idx.shared("usesTorch", () => USES_TORCH.test(idx.text));
+  return idx.shared("usesTorch", () => torchText(idx.text));
+}
+
+/** The check macro named, or a PyTorch header included (`#`, any spaces, `include`...) anywhere in `text`. */
+function torchText(text: string): boolean {
+  if (text.includes("C10_CUDA_KERNEL_LAUNCH_CHECK")) return true;
+  for (const m of text.matchAll(TORCH_INCLUDE)) {
+    let at = m.index;
+    while (at > 0 && /\s/.test(text[at - 1]!)) at--;
+    if (text[at - 1] === "#") return true;
+  }
+  return false;
 }
 
 /** Inserts after the statement, or after its line when only a trailing comment follows it there. */
@@ -41,12 +53,15 @@ function checkedAfter(idx: FileIndex, call: Node, re: RegExp): boolean {
   // The outermost function holding the launch is found top-down, cheaply. Walking up to the innermost
   // one costs more, and is needed only when a `}` stands between the launch and the first check after it.
   const outer = idx.functionAt(call.startIndex);
+  let fn: Node | undefined;
   if (outer) {
     const first = firstCheck(idx, re, call.endIndex, outer.endIndex);
     if (first === undefined) return false;
     if (!idx.text.slice(call.endIndex, first).includes("}")) return true;
-  }
-  const fn = enclosingFunctionOf(call);
+    // Any check in the innermost function comes at or after this first one: no need to look again.
+    fn = idx.enclosingFunction(call);
+    if (fn) return first < fn.endIndex;
+  } else fn = idx.enclosingFunction(call);
   if (!fn) idx.readsWholeFile();
   return firstCheck(idx, re, call.endIndex, fn?.endIndex ?? idx.text.length) !== undefined;
 }
@@ -82,8 +97,11 @@ export const missingLaunchCheck: Rule = {
     if (!torch && !ctx.build.pytorch && checksElsewhere(idx)) return;
     for (const { call } of launches) {
       if (checkedAfter(idx, call, re)) continue;
-      const name = call.childForFieldName("function")?.text ?? "kernel";
-      const stmt = call.parent?.type === "expression_statement" ? call.parent : undefined;
+      const fn = call.childForFieldName("function");
+      const name = fn?.text ?? "kernel";
+      // The statement matters only for the fix, in a PyTorch extension (Node.parent costs a walk from the root).
+      const parent = torch ? call.parent : null;
+      const stmt = parent?.type === "expression_statement" ? parent : undefined;
       const lineStart = idx.text.lastIndexOf("\n", call.startIndex) + 1;
       const indent = /^[ \t]*/.exec(idx.text.slice(lineStart))![0];
       ctx.report({
@@ -98,7 +116,7 @@ export const missingLaunchCheck: Rule = {
                 },
               ]
             : [],
-        node: call.childForFieldName("function") ?? call,
+        node: fn ?? call,
         message: `Launch of \`${name}\` is not followed by an error check: a failed launch (bad configuration, no kernel image for this GPU) goes unnoticed. Add C10_CUDA_KERNEL_LAUNCH_CHECK() or check cudaGetLastError() after it.`,
       });
     }

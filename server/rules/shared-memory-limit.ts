@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants, typeSize } from "./util/constEval";
-import { enclosingFunctionOf, FileIndex, kernelLaunches, sharedQualifier } from "./util/fileIndex";
+import { FileIndex, kernelLaunches, sharedQualifier } from "./util/fileIndex";
 import { callArguments, namedChildren } from "./util/nodes";
 
 const STATIC_LIMIT = 48 * 1024;
@@ -70,11 +70,15 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
     const qual = sharedQualifier(idx, m.index, end);
     const decl = qual ? qual.parent : idx.nodeAt(m.index, end).parent?.parent;
     if (decl?.type !== "declaration") continue;
-    if (namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern"))
+    // Listing the children costs a node each: only a declaration whose text names `extern` can be one.
+    if (
+      idx.text.slice(decl.startIndex, decl.endIndex).includes("extern") &&
+      namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern")
+    )
       continue;
     const bytes = staticBytes(decl, consts);
     if (bytes === undefined) continue;
-    const scope = enclosingFunctionOf(decl);
+    const scope = idx.enclosingFunction(decl);
     const key = scope?.id ?? -decl.id - 1;
     const cur = perScope.get(key);
     if (cur) cur.bytes += bytes;
@@ -84,12 +88,21 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
 }
 
 /** Dynamic requests: the third launch argument, and the opt-in attribute's value. */
-function dynamicRequests(idx: FileIndex): { node: Node; bytes: number; launch: boolean }[] {
+function dynamicRequests(idx: FileIndex): { node: () => Node; bytes: number; launch: boolean }[] {
   const consts = Constants.of(idx);
-  const requests: { node: Node; bytes: number; launch: boolean }[] = [];
-  for (const { config } of kernelLaunches(idx)) {
-    const bytes = config[2] ? consts.value(config[2]) : undefined;
-    if (config[2] && bytes !== undefined) requests.push({ node: config[2], bytes, launch: true });
+  // The node to report on, made only for a finding (a plain launch's arguments are read from the text).
+  const requests: { node: () => Node; bytes: number; launch: boolean }[] = [];
+  for (const launch of kernelLaunches(idx)) {
+    if (launch.plain) {
+      // Read from the text: the node only for a finding.
+      const smem = launch.plain[2];
+      const bytes = smem === undefined ? undefined : consts.valueOfPlain(smem);
+      if (bytes !== undefined) requests.push({ node: () => launch.config[2]!, bytes, launch: true });
+      continue;
+    }
+    const smem = launch.config[2];
+    const bytes = smem ? consts.value(smem) : undefined;
+    if (smem && bytes !== undefined) requests.push({ node: () => smem, bytes, launch: true });
   }
   for (const fn of idx.tokens(/\bcudaFuncSetAttribute\b/g, new Set(["identifier"]))) {
     const call = fn.parent;
@@ -97,7 +110,7 @@ function dynamicRequests(idx: FileIndex): { node: Node; bytes: number; launch: b
     const args = callArguments(call);
     if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
       const bytes = consts.value(args[2]);
-      if (bytes !== undefined) requests.push({ node: args[2], bytes, launch: false });
+      if (bytes !== undefined) requests.push({ node: () => args[2]!, bytes, launch: false });
     }
   }
   return requests;
@@ -124,12 +137,12 @@ export const sharedMemoryLimit: Rule = {
     for (const r of dynamicRequests(idx)) {
       if (r.bytes > smallest) {
         ctx.report({
-          node: r.node,
+          node: r.node(),
           message: `${kb(r.bytes)} of dynamic shared memory is over the ${kb(smallest)} per-block limit of sm_${smallestSm}, a target of this build: ${r.launch ? "the launch fails there" : "the attribute call fails there"}.`,
         });
       } else if (r.launch && r.bytes > STATIC_LIMIT && !optsIn) {
         ctx.report({
-          node: r.node,
+          node: r.node(),
           message: `${kb(r.bytes)} of dynamic shared memory needs cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ${r.bytes}) before the launch; without it anything over 48 KB fails to launch.`,
         });
       }

@@ -295,12 +295,33 @@ function targetMacroRanges(idx: FileIndex, lowArchs: readonly number[]): [number
   return out;
 }
 
+/** After `if`: `constexpr (__CUDA_ARCH__ >= 800)` or a later architecture. */
+const CONSTEXPR_BF16 = /constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/y;
+
+/**
+ * Each `if constexpr` whose `if` starts in [from, to): the `if`'s offset and the `constexpr`'s. What
+ * /\bif\s+constexpr\b/g finds, from the rarer word (a regex starting at `if` tries every `if`).
+ */
+function* ifConstexprs(text: string, from: number, to: number): Generator<[number, number]> {
+  const re = /\bconstexpr\b/g;
+  re.lastIndex = from;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let j = m.index;
+    while (j > 0 && /\s/.test(text[j - 1]!)) j--;
+    // The `if` of each later `constexpr` starts after this one: past `to`, none is left.
+    if (j - 2 >= to) return;
+    const wordBefore = j >= 3 && /\w/.test(text[j - 3]!);
+    if (j < m.index && j - 2 >= from && text.startsWith("if", j - 2) && !wordBefore) yield [j - 2, m.index];
+  }
+}
+
 /** `if constexpr (__CUDA_ARCH__ >= 800) {…} else {…}`: the branch no low pass takes. */
 function constexprRanges(idx: FileIndex, passes: readonly Pass[], env: MacroEnv): [number, number][] {
   const out: [number, number][] = [];
   if (!idx.text.includes("constexpr")) return out;
-  for (const m of idx.scan(/\bif\s+constexpr\b/g)) {
-    const stmt = idx.nodeAt(m.index, m.index + 2).parent;
+  const { start, end } = idx.window;
+  for (const [at] of ifConstexprs(idx.text, start, end)) {
+    const stmt = idx.nodeAt(at, at + 2).parent;
     if (stmt?.type !== "if_statement") continue;
     const clause = stmt.childForFieldName("condition");
     const cond = clause?.childForFieldName("value") ?? clause?.namedChild(0);
@@ -340,8 +361,11 @@ function findBf16Guard(idx: FileIndex): boolean {
   if (text.includes("NV_PROVIDES_SM_"))
     for (const m of text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
       if (Number(m[1]) >= 80) return true;
-  if (text.includes("__CUDA_ARCH__") && /\bif\s+constexpr\s*\(\s*__CUDA_ARCH__\s*>=?\s*[89]\d\d\b/.test(text))
-    return true;
+  if (text.includes("__CUDA_ARCH__"))
+    for (const [, word] of ifConstexprs(text, 0, text.length)) {
+      CONSTEXPR_BF16.lastIndex = word;
+      if (CONSTEXPR_BF16.test(text)) return true;
+    }
   for (const d of idx.directives()) {
     if (d.word !== "if" && d.word !== "elif") continue;
     // With no macros known only __CUDA_ARCH__ differs between the two passes: skip other conditions

@@ -4,17 +4,45 @@ import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "../rule";
 import { Constants } from "./constEval";
 import { FileIndex, kernelLaunches } from "./fileIndex";
-import { namedChildren } from "./nodes";
+import type { Launch } from "./launches";
 
 export interface KnownBlockSize {
   /** The node to report on. */
-  node: Node;
+  readonly node: Node;
   dims: [number, number, number];
   /** A literal that alone sets the thread count, for the round-up fix (looked up only when needed). */
   literal(): Node | undefined;
   source: "launch" | "launch_bounds";
   /** A launch's grid size when it too is known at lint time (looked up only when needed). */
   grid?: () => [number, number, number] | undefined;
+}
+
+/**
+ * A launch's block size read from its text (launches.ts): the argument's node is made only for a finding.
+ * A class, not an object literal with a getter: each such literal gets a hidden class of its own, and
+ * those cost the garbage collector more than the nodes saved.
+ */
+class PlainLaunchSize implements KnownBlockSize {
+  readonly source = "launch";
+
+  constructor(
+    private readonly launch: Launch,
+    readonly dims: [number, number, number],
+    private readonly consts: Constants,
+    private readonly gridText: string,
+  ) {}
+
+  get node(): Node {
+    return this.launch.config[1]!;
+  }
+
+  literal(): Node | undefined {
+    return this.consts.sourceLiteral(this.node);
+  }
+
+  grid(): [number, number, number] | undefined {
+    return this.consts.dimsOfPlain(this.gridText);
+  }
 }
 
 const LAUNCH_BOUNDS: ReadonlySet<string> = new Set(["launch_bounds"]);
@@ -27,8 +55,16 @@ export function knownBlockSizes(ctx: LintContext): KnownBlockSize[] {
 function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
   const consts = Constants.of(idx);
   const out: KnownBlockSize[] = [];
-  for (const { config } of kernelLaunches(idx)) {
-    const [grid, block] = config;
+  for (const launch of kernelLaunches(idx)) {
+    if (launch.plain) {
+      // Read from the text: the node only for a finding.
+      const [grid, block] = launch.plain;
+      if (block === undefined || grid === undefined) continue;
+      const dims = consts.dimsOfPlain(block);
+      if (dims) out.push(new PlainLaunchSize(launch, dims, consts, grid));
+      continue;
+    }
+    const [grid, block] = launch.config;
     if (!block || !grid) continue;
     const dims = consts.dims(block);
     if (dims)
@@ -44,7 +80,7 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
     const end = m.index + m[0].length;
     const lb = idx.ownerOf(m.index, end, LAUNCH_BOUNDS) ?? idx.nodeAt(m.index, end).parent;
     if (lb?.type !== "launch_bounds") continue;
-    const first = namedChildren(lb)[0];
+    const first = lb.namedChild(0);
     if (!first) continue;
     const v = consts.value(first);
     if (v !== undefined)

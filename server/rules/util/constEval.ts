@@ -1,7 +1,7 @@
 // Integer constant evaluation at lint time: literals, arithmetic, sizeof, casts, and names bound to
 // `#define`s, `const`/`constexpr` values, `dim3` declarations and locals assigned exactly once.
 import type { Node } from "web-tree-sitter";
-import { bindingAt, describeSite, sitesIn, type Binding, type BindingSite } from "./constSites";
+import { bindingAt, bindingText, describeSite, sitesIn, type Binding, type BindingSite } from "./constSites";
 import type { FileIndex } from "./fileIndex";
 import { namedChildren, unparen } from "./nodes";
 
@@ -135,6 +135,11 @@ function evalMacroText(
   return i === tokens.length ? v : undefined;
 }
 
+const NAME = /^[A-Za-z_]\w*$/;
+
+/** Calls whose value is known from their arguments: a thread count `dim3(x, y, z)`, and casts. */
+const CASTS: ReadonlySet<string> = new Set(["dim3", "static_cast", "int", "unsigned"]);
+
 /** `node` without the parentheses around it, and its type, read once (each read crosses into wasm). */
 function bare(node: Node): [Node, string] {
   let n = node;
@@ -151,7 +156,8 @@ function bare(node: Node): [Node, string] {
  * them again, so `int threads = 256; ... threads = n;` is not taken as 256.
  */
 export class Constants {
-  private readonly bindings = new Map<string, Binding[]>();
+  /** Each name's bindings, with their texts (read once: for the relint's sites and to compare them here). */
+  private readonly bindings = new Map<string, { b: Binding; text: string }[]>();
   private readonly evaluating = new Set<string>();
 
   private constructor(private readonly idx: FileIndex) {}
@@ -161,10 +167,10 @@ export class Constants {
     return idx.shared("constants", () => new Constants(idx));
   }
 
-  private bindingsOf(name: string): Binding[] {
+  private bindingsOf(name: string): { b: Binding; text: string }[] {
     const cached = this.bindings.get(name);
     if (cached) return cached;
-    const found: { b: Binding; isConst: boolean }[] = [];
+    const found: { b: Binding; isConst: boolean; text: string }[] = [];
     let reassigned = false;
     this.bindings.set(name, []);
     // Bindings may lie anywhere in the file, also outside a windowed run's window.
@@ -172,12 +178,13 @@ export class Constants {
     const sites: BindingSite[] = [];
     for (const at of sitesIn(this.idx.text, name)) {
       const site = bindingAt(this.idx, at, name);
-      sites.push({ at, what: describeSite(site) });
+      const text = site && site !== "reassigned" ? bindingText(site.b) : "";
+      sites.push({ at, what: describeSite(site, text) });
       if (site === "reassigned") reassigned = true;
-      else if (site) found.push(site);
+      else if (site) found.push({ ...site, text });
     }
     this.idx.facts.constantSites.set(name, sites);
-    const list = found.filter((f) => f.isConst || !reassigned).map((f) => f.b);
+    const list = found.filter((f) => f.isConst || !reassigned).map(({ b, text }) => ({ b, text }));
     this.bindings.set(name, list);
     return list;
   }
@@ -187,24 +194,48 @@ export class Constants {
   private single(name: string): Binding | undefined {
     // Every lookup, also of a name looked up before: the rule asking now depends on its bindings.
     this.idx.reads(`const:${name}`);
+    for (const names of this.looking) names.add(name);
     if (!this.singles.has(name)) this.singles.set(name, this.findSingle(name));
     return this.singles.get(name);
   }
 
   private findSingle(name: string): Binding | undefined {
-    if (!/^[A-Za-z_]\w*$/.test(name)) return undefined;
+    if (!NAME.test(name)) return undefined;
     const list = this.bindingsOf(name);
-    if (!list || list.length === 0) return undefined;
-    if (list.length === 1) return list[0];
-    const texts = new Set(
-      list.map((b) =>
-        b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(","),
-      ),
-    );
-    return texts.size === 1 ? list[0] : undefined;
+    if (list.length === 0) return undefined;
+    if (list.length === 1) return list[0]!.b;
+    const texts = new Set(list.map((f) => f.text));
+    return texts.size === 1 ? list[0]!.b : undefined;
   }
 
+  /**
+   * The value of each name asked for outside any other name's evaluation, and every name that evaluation
+   * looked up: many launches name the same constant, and a later lookup reads the same bindings again.
+   * (Inside another evaluation a value may differ: a cycle or the macro depth limit can cut it short.)
+   */
+  private readonly values = new Map<string, { value: number | undefined; names: Set<string> }>();
+  /** The names looked up by the top-level evaluations under way. */
+  private readonly looking: Set<string>[] = [];
+
   valueOfName(name: string): number | undefined {
+    if (this.evaluating.size > 0) return this.evaluate(name);
+    const known = this.values.get(name);
+    if (known) {
+      for (const n of known.names) this.idx.reads(`const:${n}`);
+      return known.value;
+    }
+    const names = new Set<string>();
+    this.looking.push(names);
+    try {
+      const value = this.evaluate(name);
+      this.values.set(name, { value, names });
+      return value;
+    } finally {
+      this.looking.pop();
+    }
+  }
+
+  private evaluate(name: string): number | undefined {
     if (this.evaluating.has(name)) return undefined;
     const b = this.single(name);
     if (!b) return undefined;
@@ -222,6 +253,11 @@ export class Constants {
   /** The integer value of an expression, or undefined when it is not known at lint time. */
   value(node: Node): number | undefined {
     const [n, type] = bare(node);
+    return this.valueOfBare(n, type);
+  }
+
+  /** The value of `n`, of type `type`, with no parentheses around it. */
+  private valueOfBare(n: Node, type: string): number | undefined {
     switch (type) {
       case "number_literal":
         return parseIntLiteral(n.text);
@@ -250,22 +286,25 @@ export class Constants {
       }
       case "cast_expression":
         return this.value(n.childForFieldName("value") ?? n);
-      case "call_expression": {
-        // static_cast<int>(x), int(x), dim3(x, y, z) as a thread count
-        const f = n.childForFieldName("function");
-        const args = namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment");
-        const name = f?.type === "template_function" ? f.childForFieldName("name")?.text : f?.text;
-        if (name === "dim3") {
-          const dims = this.dimsOfArgs(args);
-          return dims ? dims[0] * dims[1] * dims[2] : undefined;
-        }
-        if ((name === "static_cast" || name === "int" || name === "unsigned") && args.length === 1)
-          return this.value(args[0]!);
-        return undefined;
-      }
+      case "call_expression":
+        return this.callValue(n, n.childForFieldName("function"));
       default:
         return undefined;
     }
+  }
+
+  /** A call's value: static_cast<int>(x), int(x), dim3(x, y, z) as a thread count (`f`: its function). */
+  private callValue(n: Node, f: Node | null): number | undefined {
+    const name = f?.type === "template_function" ? f.childForFieldName("name")?.text : f?.text;
+    if (!name || !CASTS.has(name)) return undefined;
+    const args = namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment");
+    if (name === "dim3") {
+      const dims = this.dimsOfArgs(args);
+      return dims ? dims[0] * dims[1] * dims[2] : undefined;
+    }
+    if ((name === "static_cast" || name === "int" || name === "unsigned") && args.length === 1)
+      return this.value(args[0]!);
+    return undefined;
   }
 
   private dimsOfArgs(args: Node[]): [number, number, number] | undefined {
@@ -278,18 +317,41 @@ export class Constants {
   /** The (x, y, z) block shape of a launch's block argument, when known. */
   dims(node: Node): [number, number, number] | undefined {
     const [n, type] = bare(node);
-    if (type === "call_expression" && n.childForFieldName("function")?.text === "dim3") {
-      return this.dimsOfArgs(
-        namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment"),
-      );
+    if (type === "call_expression") {
+      // The function read once, for both questions.
+      const f = n.childForFieldName("function");
+      if (f?.text === "dim3")
+        return this.dimsOfArgs(
+          namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment"),
+        );
+      const v = this.callValue(n, f);
+      return v === undefined ? undefined : [v, 1, 1];
     }
     if (type === "initializer_list") return this.dimsOfArgs(namedChildren(n));
+    let v: number | undefined;
     if (type === "identifier") {
-      const b = this.single(n.text);
+      const name = n.text;
+      const b = this.single(name);
       if (b?.kind === "dim3") return this.dimsOfArgs(b.args);
-    }
-    const v = this.value(n);
+      v = this.valueOfName(name);
+    } else v = this.valueOfBare(n, type);
     return v === undefined ? undefined : [v, 1, 1];
+  }
+
+  /** `dims` of a launch argument written as a plain name or integer literal (launches.ts), from its text. */
+  dimsOfPlain(text: string): [number, number, number] | undefined {
+    let v: number | undefined;
+    if (NAME.test(text)) {
+      const b = this.single(text);
+      if (b?.kind === "dim3") return this.dimsOfArgs(b.args);
+      v = this.valueOfName(text);
+    } else v = parseIntLiteral(text);
+    return v === undefined ? undefined : [v, 1, 1];
+  }
+
+  /** `value` of a launch argument written as a plain name or integer literal, from its text. */
+  valueOfPlain(text: string): number | undefined {
+    return NAME.test(text) ? this.valueOfName(text) : parseIntLiteral(text);
   }
 
   /** The literal that fixes a known value, so a quick fix can edit it: the node itself or its binding. */

@@ -60,56 +60,89 @@ export function sitesIn(text: string, name: string, from = 0, to = text.length):
 
 /** What the place of `name` at `at` (from sitesIn) binds, read from the tree. */
 export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding {
-  const n = idx.nodeAt(at, at + name.length);
-  if (!NAME_NODES.has(n.type) || n.startIndex !== at) return undefined;
-  const p = n.parent;
-  if (!p) return undefined;
-  if (p.type === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
+  const found = nameAt(idx, at, name.length);
+  if (!found) return undefined;
+  const [n, p, pType] = found;
+  if (pType === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
     const value = p.childForFieldName("value")?.text;
     return value ? { b: { kind: "macro", text: value }, isConst: true } : undefined;
   }
-  if (p.type === "init_declarator" && p.childForFieldName("declarator")?.id === n.id) return initBinding(p);
-  if (p.type === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
+  if (pType === "init_declarator" && p.childForFieldName("declarator")?.id === n.id)
+    return initBinding(idx.text, p);
+  if (pType === "function_declarator" && p.childForFieldName("declarator")?.id === n.id) {
     // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
     const decl = p.parent;
     const params = p.childForFieldName("parameters");
     if (decl?.type !== "declaration" || decl.childForFieldName("type")?.text !== "dim3" || !params)
       return undefined;
-    const isConst = namedChildren(decl).some((c) => c.type === "type_qualifier" && c.text === "const");
+    const isConst = hasQualifier(idx.text, decl, CONST);
     const args = namedChildren(params).map((q) => q.childForFieldName("type") ?? q);
     return { b: { kind: "dim3", args }, isConst };
   }
   if (
-    (p.type === "assignment_expression" && p.childForFieldName("left")?.id === n.id) ||
-    p.type === "update_expression"
+    (pType === "assignment_expression" && p.childForFieldName("left")?.id === n.id) ||
+    pType === "update_expression"
   )
     return "reassigned";
   return undefined;
 }
 
+const CONST: ReadonlySet<string> = new Set(["const"]);
+const CONST_OR_CONSTEXPR: ReadonlySet<string> = new Set(["const", "constexpr"]);
+
+/**
+ * Whether `decl` has a type qualifier written as one of `words`. Listing its children costs a node each:
+ * a declaration whose text has no `const` has none.
+ */
+function hasQualifier(text: string, decl: Node, words: ReadonlySet<string>): boolean {
+  if (!text.slice(decl.startIndex, decl.endIndex).includes("const")) return false;
+  return namedChildren(decl).some((c) => c.type === "type_qualifier" && words.has(c.text));
+}
+
+/** The identifier at [at, at + length) and its parent (with its type), if a name node starts there. */
+function nameAt(idx: FileIndex, at: number, length: number): [Node, Node, string] | undefined {
+  // Node.parent searches down from the root: the smallest node around the name and the character after
+  // it is (most often) its parent, found in one search. A comment is a leaf: the name is in it.
+  const around = idx.root.namedDescendantForIndex(at, at + length + 1);
+  const aroundType = around?.type;
+  if (aroundType === "comment") return undefined;
+  const first = around?.firstNamedChildForIndex(at);
+  if (first && first.startIndex === at && NAME_NODES.has(first.type) && first.endIndex >= at + length)
+    return [first, around!, aroundType!];
+  const n = idx.nodeAt(at, at + length);
+  if (!NAME_NODES.has(n.type) || n.startIndex !== at) return undefined;
+  const p = n.parent;
+  // Each Node.type crosses into wasm: read once.
+  return p ? [n, p, p.type] : undefined;
+}
+
 /** `T name = value`, `dim3 b(256, 4)`, `dim3 b{256}`, `dim3 b = dim3(256)`. */
-function initBinding(p: Node): SiteBinding {
+function initBinding(text: string, p: Node): SiteBinding {
   const decl = p.parent;
   const value = p.childForFieldName("value");
   const type = decl?.childForFieldName("type");
   if (!decl || !value || !type) return undefined;
-  const isConst = namedChildren(decl).some(
-    (c) => c.type === "type_qualifier" && (c.text === "const" || c.text === "constexpr"),
-  );
+  const isConst = hasQualifier(text, decl, CONST_OR_CONSTEXPR);
   if (type.text !== "dim3") return { b: { kind: "expr", node: value }, isConst };
-  const inner = value.type === "call_expression" ? value.childForFieldName("arguments") : value;
+  const valueType = value.type;
+  const inner = valueType === "call_expression" ? value.childForFieldName("arguments") : value;
   const args = inner ? namedChildren(inner).filter((a) => a.type !== "comment") : [];
-  if (value.type === "argument_list" || value.type === "initializer_list" || value.type === "call_expression")
+  if (valueType === "argument_list" || valueType === "initializer_list" || valueType === "call_expression")
     return { b: { kind: "dim3", args }, isConst };
   return { b: { kind: "expr", node: value }, isConst };
 }
 
 /** A place's binding as a string: equal strings, equal bindings (the evaluator reads nothing else there). */
-export function describeSite(site: SiteBinding): string {
+export function describeSite(
+  site: SiteBinding,
+  text = site && site !== "reassigned" ? bindingText(site.b) : "",
+): string {
   if (site === undefined) return "";
   if (site === "reassigned") return "=";
-  const { b, isConst } = site;
-  const text =
-    b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(",");
-  return JSON.stringify([b.kind, isConst, text]);
+  return JSON.stringify([site.b.kind, site.isConst, text]);
+}
+
+/** A binding's text: equal texts, equal values. */
+export function bindingText(b: Binding): string {
+  return b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(",");
 }

@@ -12,6 +12,7 @@ import type { BindingSite } from "./constSites";
 import { DependencyRecorder, type Dependency } from "./dependencies";
 import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
+import { findLaunches, type Launch } from "./launches";
 
 export interface FunctionInfo {
   node: Node;
@@ -63,7 +64,6 @@ const LOOP_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 const FUNCTION: ReadonlySet<string> = new Set(["function_definition"]);
-const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
 
 /** Nodes that can hold function definitions at or near file level. */
 const CONTAINERS: ReadonlySet<string> = new Set([
@@ -194,13 +194,13 @@ export class FileIndex {
   deviceFunctions(): FunctionInfo[] {
     if (this.deviceFns) return this.deviceFns;
     const byId = new Map<number, FunctionInfo>();
-    for (const m of this.scan(/\b(__global__|__device__)\b/g)) {
-      const end = m.index + m[0].length;
-      const fn = this.ownerOf(m.index, end, FUNCTION) ?? this.nodeAt(m.index, end).parent;
+    for (const [at, word] of this.spaceWords()) {
+      const end = at + word.length;
+      const fn = this.ownerOf(at, end, FUNCTION) ?? this.nodeAt(at, end).parent;
       if (!fn || fn.type !== "function_definition") continue;
       const known = byId.get(fn.id);
       if (known) {
-        if (m[1] === "__global__") known.space = "global";
+        if (word === "__global__") known.space = "global";
         continue;
       }
       const body = fn.childForFieldName("body");
@@ -208,7 +208,7 @@ export class FileIndex {
       byId.set(fn.id, {
         node: fn,
         body,
-        space: m[1] === "__global__" ? "global" : "device",
+        space: word === "__global__" ? "global" : "device",
         start: fn.startIndex,
         end: fn.endIndex,
       });
@@ -216,6 +216,17 @@ export class FileIndex {
     const out = [...byId.values()].sort((a, b) => a.start - b.start);
     this.deviceFns = out;
     return out;
+  }
+
+  /**
+   * Every `__global__` and `__device__` in the window, in document order: two scans for one word each
+   * cost less than one for either (a regex can skip ahead for one fixed word only).
+   */
+  private spaceWords(): [number, string][] {
+    const out: [number, string][] = [];
+    for (const m of this.scan(/\b__global__\b/g)) out.push([m.index, "__global__"]);
+    for (const m of this.scan(/\b__device__\b/g)) out.push([m.index, "__device__"]);
+    return out.sort((a, b) => a[0] - b[0]);
   }
 
   /**
@@ -282,6 +293,31 @@ export class FileIndex {
         out.push(loop);
     }
     return out;
+  }
+
+  /**
+   * The nearest enclosing function definition. Node.parent searches down from the root, past every
+   * top-level item before the node's: walking up costs ~5 µs a launch in a 5,000-line file. Instead the
+   * path is walked down from a function around it: a listed device function, or the outermost function,
+   * found top-down (functionAt).
+   */
+  enclosingFunction(node: Node): Node | undefined {
+    const start = node.startIndex;
+    const end = node.endIndex;
+    // A device function already listed holding the node is around it too, found without a search.
+    const dev = this.deviceFns && this.deviceFunctionAt(start);
+    const outer = dev && end <= dev.end ? dev.node : this.functionAt(start);
+    // Only inside a function: a node with the function's own range may be around it rather than in it.
+    if (!outer || (start === outer.startIndex && end === outer.endIndex) || end > outer.endIndex) {
+      for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
+      return undefined;
+    }
+    let inner = outer;
+    for (let at: Node | null = outer.childWithDescendant(node); at && at.id !== node.id;) {
+      if (at.type === "function_definition") inner = at;
+      at = at.childWithDescendant(node);
+    }
+    return inner;
   }
 
   /** The largest end among the device functions up to each one (broken code can nest definitions). */
@@ -357,34 +393,7 @@ export function sharedQualifier(idx: FileIndex, start: number, end: number): Nod
   return tok.parent?.type === "type_qualifier" ? tok.parent : undefined;
 }
 
-/** The nearest enclosing function definition, by walking up (each step ~1.5 µs: use for few nodes). */
-export function enclosingFunctionOf(node: Node): Node | undefined {
-  for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
-  return undefined;
-}
-
 /** Every kernel launch: the call and its <<<grid, block, smem, stream>>> arguments. */
-export function kernelLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
+export function kernelLaunches(idx: FileIndex): Launch[] {
   return idx.shared("launches", () => findLaunches(idx));
-}
-
-function findLaunches(idx: FileIndex): { call: Node; config: Node[] }[] {
-  const out: { call: Node; config: Node[] }[] = [];
-  for (const m of idx.scan(/<<</g)) {
-    let k = idx.ownerOf(m.index, m.index + 3, KERNEL_CALL);
-    if (!k) {
-      const tok = idx.nodeAt(m.index, m.index + 3);
-      const owner = tok.type === "kernel_call_syntax" ? tok : tok.parent;
-      if (owner?.type !== "kernel_call_syntax") continue;
-      k = owner;
-    }
-    // Each Node.type and Node.parent crosses into wasm (parent searches down from the root): ask once.
-    const call = k.parent;
-    if (call?.type !== "call_expression") continue;
-    out.push({
-      call,
-      config: k.namedChildren.filter((n): n is Node => !!n && n.type !== "comment"),
-    });
-  }
-  return out;
 }

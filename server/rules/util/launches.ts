@@ -1,0 +1,128 @@
+// Kernel launches: each `<<<grid, block, smem, stream>>>` call and its configuration. Most launches name
+// their configuration with plain names and integers (`<<<rows, kBlock, 0, stream>>>`): those arguments are
+// read from the text, and their nodes (a wasm call each, and one per node for its type) only on demand.
+import type { Language, Node } from "web-tree-sitter";
+import type { FileIndex } from "./fileIndex";
+
+const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
+
+/** An integer literal that tree-sitter reads as one number_literal. */
+const INTEGER = /^(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*$/;
+const WORD = /^[A-Za-z_]\w*$/;
+
+/**
+ * Words that are not an identifier in an expression: the grammar's keywords (`true`, `NULL`, `this`...) are
+ * read from the language; these are the ones it hides inside one token (tree-sitter-c's primitive_type,
+ * true and false).
+ */
+const HIDDEN_WORDS = [
+  "TRUE",
+  "FALSE",
+  "bool",
+  "char",
+  "int",
+  "float",
+  "double",
+  "void",
+  "size_t",
+  "ssize_t",
+  "ptrdiff_t",
+  "intptr_t",
+  "uintptr_t",
+  "charptr_t",
+  "nullptr_t",
+  "max_align_t",
+  ...[8, 16, 32, 64].flatMap((n) => [`int${n}_t`, `uint${n}_t`, `char${n}_t`]),
+];
+
+/** One launch: the call, and its configuration's arguments. */
+export class Launch {
+  private args: Node[] | undefined;
+
+  constructor(
+    readonly call: Node,
+    private readonly syntax: Node,
+    private readonly mayHoldComment: boolean,
+    /** Each argument's text when every one is a plain identifier or integer literal, else undefined. */
+    readonly plain: readonly string[] | undefined,
+  ) {}
+
+  /** The <<<grid, block, smem, stream>>> arguments' nodes. */
+  get config(): Node[] {
+    this.args ??= this.mayHoldComment
+      ? this.syntax.namedChildren.filter((n): n is Node => !!n && n.type !== "comment")
+      : this.syntax.namedChildren.filter((n): n is Node => !!n);
+    return this.args;
+  }
+}
+
+export function findLaunches(idx: FileIndex): Launch[] {
+  const out: Launch[] = [];
+  const { text, window } = idx;
+  const reserved = reservedWords(idx);
+  // indexOf finds a fixed string faster than a regex; the search goes on after each match, as a scan does.
+  for (
+    let at = text.indexOf("<<<", window.start);
+    at >= 0 && at < window.end;
+    at = text.indexOf("<<<", at + 3)
+  ) {
+    const found = callAt(idx, at);
+    if (!found) continue;
+    const [call, k] = found;
+    const written = text.slice(at, k.endIndex);
+    // Only where the text has a `/` can a comment be among the arguments.
+    const mayHoldComment = written.includes("/");
+    out.push(
+      new Launch(call, k, mayHoldComment, mayHoldComment ? undefined : plainArgs(written, k, reserved)),
+    );
+  }
+  return out;
+}
+
+/** The call and its kernel_call_syntax whose `<<<` is at `at`, if that is a launch. */
+function callAt(idx: FileIndex, at: number): [Node, Node] | undefined {
+  // Node.parent searches down from the root: the smallest node around the `<<<` and the character before
+  // it is the call, found in one search; its child at `<<<` is the launch syntax.
+  const around = at > 0 ? idx.root.namedDescendantForIndex(at - 1, at + 3) : undefined;
+  const first = around?.type === "call_expression" ? around.firstNamedChildForIndex(at) : undefined;
+  if (first && first.startIndex === at && first.type === "kernel_call_syntax") {
+    // As the search from the `<<<` would find it: no named node in the syntax holds the `<<<` itself.
+    const inner = first.firstNamedChildForIndex(at);
+    if (!inner || inner.startIndex > at) return [around!, first];
+  }
+  let k = idx.ownerOf(at, at + 3, KERNEL_CALL);
+  if (!k) {
+    const tok = idx.nodeAt(at, at + 3);
+    const owner = tok.type === "kernel_call_syntax" ? tok : tok.parent;
+    if (owner?.type !== "kernel_call_syntax") return undefined;
+    k = owner;
+  }
+  // Each Node.type and Node.parent crosses into wasm: ask once.
+  const call = k.parent;
+  return call?.type === "call_expression" ? [call, k] : undefined;
+}
+
+/** The arguments' texts of `<<<…>>>` (`written`, the node `k`) when each is a plain name or integer. */
+function plainArgs(written: string, k: Node, reserved: ReadonlySet<string>): string[] | undefined {
+  if (!written.endsWith(">>>")) return undefined;
+  const args = written
+    .slice(3, -3)
+    .split(",")
+    .map((a) => a.trim());
+  if (!args.every((a) => INTEGER.test(a) || (WORD.test(a) && !reserved.has(a)))) return undefined;
+  // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
+  return k.namedChildCount === args.length && !k.hasError ? args : undefined;
+}
+
+/** Per grammar (not per file): its words that are not identifiers. */
+const reservedOf = new WeakMap<Language, ReadonlySet<string>>();
+
+function reservedWords(idx: FileIndex): ReadonlySet<string> {
+  const language = idx.tree.language;
+  let words = reservedOf.get(language);
+  if (!words) {
+    words = new Set([...language.types.filter((t) => WORD.test(t)), ...HIDDEN_WORDS]);
+    reservedOf.set(language, words);
+  }
+  return words;
+}
