@@ -171,9 +171,10 @@ export function union(...all: Deps[]): Deps {
 /** The name a call calls: `f`, `ns::f`, `obj.f`, `f<T>`. */
 export function calleeName(fn: Node | null): string {
   if (!fn) return "";
-  if (fn.type === "identifier" || fn.type === "field_identifier") return fn.text;
-  if (fn.type === "field_expression") return fn.childForFieldName("field")?.text ?? "";
-  if (fn.type === "qualified_identifier" || fn.type === "template_function")
+  const t = fn.type;
+  if (t === "identifier" || t === "field_identifier") return fn.text;
+  if (t === "field_expression") return fn.childForFieldName("field")?.text ?? "";
+  if (t === "qualified_identifier" || t === "template_function")
     return calleeName(fn.childForFieldName("name"));
   return "";
 }

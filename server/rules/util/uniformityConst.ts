@@ -7,7 +7,7 @@
 import type { Node } from "web-tree-sitter";
 import { ancestors, descendants, unparen } from "./nodes";
 import { calleeName, NONE, type Deps, type Resolve, type Sym } from "./uniformityBase";
-import { loopShape } from "./uniformityText";
+import type { LoopShape } from "./uniformityText";
 
 /** Names written like constants (macros, enumerators, `kWarps`); globals named so are taken as constant too. */
 const CONSTANT_NAME = /^(?:[A-Z][A-Z0-9_]*|k[A-Z]\w*)$/;
@@ -31,9 +31,8 @@ export class Constants {
    * The trip count of `for (i = start; i < BOUND; i += STRIDE)` with BOUND and STRIDE compile-time and a
    * start that reads no memory: NONE (uniform, see the top), else undefined.
    */
-  tripCount(loop: Node): Deps | undefined {
-    const shape = loopShape(loop);
-    if (!shape || !["+=", "-=", "++", "--"].includes(shape.op)) return undefined;
+  tripCount(shape: LoopShape): Deps | undefined {
+    if (!["+=", "-=", "++", "--"].includes(shape.op)) return undefined;
     if (!this.compileTime(shape.bound) || (shape.step && !this.compileTime(shape.step))) return undefined;
     return offsetOnly(shape.start) ? NONE : undefined;
   }
@@ -42,6 +41,7 @@ export class Constants {
   declares(decl: Node, value: Node | null): boolean {
     return (
       !!value &&
+      /\bconst(?:expr)?\b/.test(decl.text) &&
       decl.children.some((k) => k?.type === "type_qualifier" && QUALIFIERS.test(k.text)) &&
       this.compileTime(value)
     );

@@ -48,25 +48,34 @@ export interface LoopShape {
   step: Node | null;
 }
 
+/** A for loop's header: its initializer, condition and update (any may be missing). */
+export interface LoopHeader {
+  init: Node | null;
+  cond: Node | null;
+  update: Node | null;
+}
+
 /** Reads a for loop as a counted loop: one counter (among a comma list's) in the init, condition and update. */
-export function loopShape(loop: Node): LoopShape | undefined {
-  const cond = unparen(loop.childForFieldName("condition") ?? loop);
-  const name = cond.type === "binary_expression" ? cond.childForFieldName("left")?.text : undefined;
+export function loopShape({ init, cond: condition, update }: LoopHeader): LoopShape | undefined {
+  if (!condition) return undefined;
+  const cond = unparen(condition);
+  if (cond.type !== "binary_expression") return undefined;
+  const name = cond.childForFieldName("left")?.text;
   const bound = cond.childForFieldName("right");
-  if (!name || !bound) return undefined;
-  const init = loop.childForFieldName("initializer");
+  if (!name || !bound || !init) return undefined;
+  const initType = init.type;
   let start: Node | null = null;
-  if (init?.type === "declaration") {
+  if (initType === "declaration") {
     for (const d of init.childrenForFieldName("declarator"))
       if (d?.type === "init_declarator" && declaredName(d.childForFieldName("declarator"))?.text === name)
         start = d.childForFieldName("value");
-  } else if (init?.type === "assignment_expression" && init.childForFieldName("operator")?.text === "=") {
+  } else if (initType === "assignment_expression" && init.childForFieldName("operator")?.text === "=") {
     if (init.childForFieldName("left")?.text === name) start = init.childForFieldName("right");
   }
   if (!start) return undefined;
-  const update = loop.childForFieldName("update");
   for (const u of update ? commaList(unparen(update)) : []) {
-    if (u.type === "assignment_expression" && u.childForFieldName("left")?.text === name)
+    const t = u.type;
+    if (t === "assignment_expression" && u.childForFieldName("left")?.text === name)
       return {
         name,
         start,
@@ -74,7 +83,7 @@ export function loopShape(loop: Node): LoopShape | undefined {
         op: u.childForFieldName("operator")?.text ?? "",
         step: u.childForFieldName("right"),
       };
-    if (u.type === "update_expression" && u.childForFieldName("argument")?.text === name)
+    if (t === "update_expression" && u.childForFieldName("argument")?.text === name)
       return { name, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
   }
   return undefined;
@@ -90,11 +99,9 @@ function commaList(n: Node): Node[] {
 
 /**
  * `for (t = a + tid; t < b + tid; t += c)`: both bounds move with the same term, so the trip count
- * depends only on the rest (a, b, c). Its deps, or undefined for other loops.
+ * depends only on the rest (a, b, c). Its deps, or undefined for other loops (`shape`: see loopShape).
  */
-export function shiftedTripCount(loop: Node, resolve: Resolve): Deps | undefined {
-  const shape = loopShape(loop);
-  if (!shape) return undefined;
+export function shiftedTripCount(shape: LoopShape, resolve: Resolve): Deps | undefined {
   const from = addends(shape.start);
   const to = addends(shape.bound);
   const rest = from.filter((f) => {
