@@ -42,8 +42,8 @@ export class Constants {
     return (
       !!value &&
       /\bconst(?:expr)?\b/.test(decl.text) &&
-      decl.children.some((k) => k?.type === "type_qualifier" && QUALIFIERS.test(k.text)) &&
-      this.compileTime(value)
+      this.compileTime(value) &&
+      decl.children.some((k) => k?.type === "type_qualifier" && QUALIFIERS.test(k.text))
     );
   }
 

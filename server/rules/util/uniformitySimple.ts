@@ -27,6 +27,9 @@ export interface Recorder {
   record(s: number, deps: Deps, c: Ctx): void;
 }
 
+/** A type that ends in a qualifier (`const x`): the next word is then the type, not a name. */
+const QUALIFIER_LAST = /\b(?:const|volatile)\s*$/;
+
 /** `a[i] = e;`, `a[i] += e;`: a store to one element (groups: array, index, value). */
 const ELEMENT_STATEMENT = /^([A-Za-z_]\w*)\s*\[([^[\];]*)\]\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)\s*([^;]*);$/s;
 
@@ -35,6 +38,13 @@ const SIMPLE_ASSIGNMENT = /^([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)\s*([^;]
 
 /** `__syncthreads();`, `__syncwarp();` on their own. */
 const BARE_BARRIER = /^(__syncthreads|__syncwarp)\s*\(\s*\)\s*;$/;
+
+/**
+ * `const T* __restrict__ p = e;`: one pointer with a value (groups: what comes before the `*`, the name,
+ * the value).
+ */
+const POINTER_DECLARATION =
+  /^((?:(?:const|volatile)\s+)*(?:(?:unsigned|signed|long|short)\s+)*[A-Za-z_]\w*\s*)\*\s*(?:(?:const|__restrict__)\s+)*([A-Za-z_]\w*)\s*=(?!=)\s*([^;]*);$/s;
 
 /**
  * `[extern] __shared__ [volatile|const] [unsigned…] T name[N]…;`: one array without initialiser (groups:
@@ -52,7 +62,9 @@ export function simpleStatement(r: Recorder, node: Node, type: string, c: Ctx): 
   if (type === "condition_clause") return text.startsWith("(") ? textDeps(text, r.resolver) : undefined;
   return (
     plainStatement(r, node, type, text, c) ??
-    (type === "declaration" ? sharedArray(r, node, text) : storeOrBarrier(r, node, text, c))
+    (type === "declaration"
+      ? (pointer(r, node, text, c) ?? sharedArray(r, node, text))
+      : storeOrBarrier(r, node, text, c))
   );
 }
 
@@ -116,12 +128,58 @@ export function simpleAssignment(r: Recorder, node: Node, c: Ctx): Deps | undefi
   return { direct: false, syms: [s] };
 }
 
+/** `const float* p = x + i;`: a pointer takes its value's deps (it is declared at its `*`). */
+function pointer(r: Recorder, node: Node, text: string, c: Ctx): Deps | undefined {
+  const m = POINTER_DECLARATION.exec(text);
+  if (!m || DECLARATION_TYPE_STOP.test(m[1]!) || QUALIFIER_LAST.test(m[1]!)) return undefined;
+  const deps = textDeps(m[3]!, r.resolver);
+  if (!deps) return undefined;
+  const at = node.startIndex + m[1]!.length;
+  const id = r.declare(m[2]!, { kind: "pointer", varying: false, group: undefined, at, constant: false });
+  r.record(id, deps, c);
+  return { direct: false, syms: [id] };
+}
+
 /** `__shared__ float s[N];`: a shared array (no value, so nothing recorded). */
 function sharedArray(r: Recorder, node: Node, text: string): Deps | undefined {
   const m = SHARED_ARRAY.exec(text);
   // a cooperative group's type would give the symbol a level (see groupLevel)
-  if (!m || /group|thread_block|tile|auto/.test(m[2]!)) return undefined;
+  if (!m || /group|thread_block|tile|auto/.test(m[2]!) || QUALIFIER_LAST.test(m[2]!)) return undefined;
   const at = node.startIndex + m[1]!.length;
   const id = r.declare(m[3]!, { kind: "shared", varying: false, group: undefined, at, constant: false });
   return { direct: false, syms: [id] };
+}
+
+/** `const float* __restrict__ x`, `int n`, `T& v` (groups: the type with its qualifiers, `*` or `&`, the name). */
+const PARAMETER =
+  /^((?:(?:const|volatile)\s+)*(?:(?:unsigned|signed|long|short)\s+)*[A-Za-z_]\w*)(?:\s*([*&])\s*(?:(?:const|__restrict__)\s+)*|\s+)([A-Za-z_]\w*)$/;
+
+/** Words that end a type, not name a parameter (`unsigned int` has no name). */
+const TYPE_WORD =
+  /^(?:int|char|short|long|float|double|unsigned|signed|bool|void|const|volatile|__restrict__)$/;
+
+/** A parameter read from text: its name, whether it is a plain value, and its type's text. */
+export interface Parameter {
+  name: string;
+  value: boolean;
+  type: string;
+}
+
+/**
+ * The parameters of a parameter list's text `(…)` when each is a plain one (see PARAMETER); undefined
+ * when any needs the tree (templates, arrays, defaults, function pointers, comments, packs).
+ */
+export function simpleParameters(list: string): Parameter[] | undefined {
+  const inner = list.slice(1, -1);
+  if (!list.startsWith("(") || !list.endsWith(")") || /[()<>[\]=/."':.]/.test(inner)) return undefined;
+  const out: Parameter[] = [];
+  for (const p of inner.split(",")) {
+    const t = p.trim();
+    if (t === "" && inner.trim() === "") continue;
+    const m = PARAMETER.exec(t);
+    // `const x` is a type named x without a name; `unsigned int`, a type without a name
+    if (!m || TYPE_WORD.test(m[3]!) || QUALIFIER_LAST.test(m[1]!)) return undefined;
+    out.push({ name: m[3]!, value: !m[2], type: m[1]! });
+  }
+  return out;
 }

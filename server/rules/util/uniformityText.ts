@@ -17,13 +17,23 @@ import {
 } from "./uniformityBase";
 
 /**
+ * `static_cast<T>` and its kin with a plain type: the call passes its argument's deps on, and the walk
+ * reads no name of the type (so its text is blanked before reading).
+ */
+const CAST = /\b(?:static|reinterpret|const)_cast\s*<[\w\s:*&]*>/g;
+
+const blank = (s: string): string => " ".repeat(s.length);
+
+/**
  * The deps of an expression read from its text, when it holds nothing the tree is needed for (see
  * NEEDS_TREE): most conditions and right-hand sides. Visiting every node of them costs ~10x more.
  */
 export function textDeps(text: string, resolve: Resolve): Deps | undefined {
-  if (NEEDS_TREE.test(text)) return undefined;
+  const plain = text.includes("_cast") ? text.replace(CAST, blank) : text;
+  // another `<…>` next to a cast may be a template (`Shape<Int<N>>{}`), whose names the walk skips
+  if (NEEDS_TREE.test(plain) || (plain !== text && /<[^;]*>/.test(plain))) return undefined;
   const syms: number[] = [];
-  for (const m of text.matchAll(WORD)) {
+  for (const m of plain.matchAll(WORD)) {
     const [, before, word, after] = m;
     if (after?.startsWith("(")) {
       if (VARYING_CALL.test(word!)) return VARYING;

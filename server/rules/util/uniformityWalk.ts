@@ -27,7 +27,7 @@ import {
   type SymKind,
 } from "./uniformityBase";
 import { Constants } from "./uniformityConst";
-import { simpleAssignment, simpleStatement, type Recorder } from "./uniformitySimple";
+import { simpleAssignment, simpleParameters, simpleStatement, type Recorder } from "./uniformitySimple";
 import { loopShape, shiftedTripCount, textDeps } from "./uniformityText";
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
@@ -78,6 +78,17 @@ export class Walk implements Recorder {
         d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
         null;
     const list = d?.childForFieldName("parameters");
+    const simple = list ? simpleParameters(list.text) : undefined;
+    if (simple) {
+      for (const p of simple)
+        this.declare(p.name, {
+          kind: p.value ? "value" : "pointer",
+          at: -1,
+          varying: device && THREAD_ID_PARAM.test(p.name),
+          group: groupLevel(p.type),
+        });
+      return;
+    }
     for (const p of list?.namedChildren ?? []) {
       if (!p || !p.type.endsWith("parameter_declaration")) continue;
       const decl = p.childForFieldName("declarator");
