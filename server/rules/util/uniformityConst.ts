@@ -5,7 +5,7 @@
 // `for (col = c; col < Kernel_traits::COLS; col += COL_STRIDE)`). A run-time bound or stride (a kernel
 // parameter, blockDim, gridDim) keeps the loop varying: sizes that do not divide evenly hang the block.
 import type { Node } from "web-tree-sitter";
-import { ancestors, descendants, unparen } from "./nodes";
+import { ancestors, descendants } from "./nodes";
 import { calleeName, NONE, type Deps, type Resolve, type Sym } from "./uniformityBase";
 import type { LoopShape } from "./uniformityText";
 
@@ -54,8 +54,14 @@ export class Constants {
 
   /** Literals, sizeof, `Traits::N`, constants, template parameters, macros and arithmetic of these. */
   compileTime(node: Node): boolean {
-    const n = unparen(node);
-    switch (n.type) {
+    // unparen, reading each node's type once
+    let n = node;
+    let t = n.type;
+    while (t === "parenthesized_expression" && n.namedChildCount === 1) {
+      n = n.namedChild(0)!;
+      t = n.type;
+    }
+    switch (t) {
       case "number_literal":
       case "char_literal":
       case "true":
