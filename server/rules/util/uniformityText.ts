@@ -4,17 +4,25 @@ import type { Node } from "web-tree-sitter";
 import { descendants, declaredName, unparen } from "./nodes";
 import {
   calleeName,
-  NEEDS_TREE,
   NONE,
   union,
   UNIFORM_CALL,
   VARYING,
   VARYING_CALL,
   VARYING_NAMES,
-  WORD,
   type Deps,
   type Resolve,
 } from "./uniformityBase";
+
+/**
+ * What only the tree can tell: assignments (`=`, `+=`, `<<=`), barriers, lambdas, `&x` out-parameters,
+ * literals and comments, sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`).
+ */
+const NEEDS_TREE =
+  /(?:^|[^=!<>])=(?!=)|<<=|>>=|sync|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
+
+/** A name, what comes before it (`.`, `->`, `::`) and whether a call or `::` follows. */
+const WORD = /(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g;
 
 /**
  * `static_cast<T>` and its kin with a plain type: the call passes its argument's deps on, and the walk
@@ -33,17 +41,20 @@ export function textDeps(text: string, resolve: Resolve): Deps | undefined {
   // another `<…>` next to a cast may be a template (`Shape<Int<N>>{}`), whose names the walk skips
   if (NEEDS_TREE.test(plain) || (plain !== text && /<[^;]*>/.test(plain))) return undefined;
   const syms: number[] = [];
-  for (const m of plain.matchAll(WORD)) {
-    const [, before, word, after] = m;
+  // exec on the one regex: matchAll would copy it for every expression
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(plain); m; m = WORD.exec(plain)) {
+    const word = m[2]!;
+    const after = m[3];
     if (after?.startsWith("(")) {
-      if (VARYING_CALL.test(word!)) return VARYING;
-      if (UNIFORM_CALL.test(word!)) return undefined;
+      if (VARYING_CALL.test(word)) return VARYING;
+      if (UNIFORM_CALL.test(word)) return undefined;
       continue;
     }
-    if (before || after) continue; // a member, or a namespace or class name
-    const s = resolve(word!);
+    if (m[1] || after) continue; // a member, or a namespace or class name
+    const s = resolve(word);
     if (s !== undefined) syms.push(s);
-    else if (VARYING_NAMES.has(word!)) return VARYING;
+    else if (VARYING_NAMES.has(word)) return VARYING;
   }
   return syms.length === 0 ? NONE : { direct: false, syms };
 }
