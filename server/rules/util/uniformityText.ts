@@ -15,11 +15,12 @@ import {
 } from "./uniformityBase";
 
 /**
- * What only the tree can tell: assignments (`=`, `+=`, `<<=`), barriers, lambdas, `&x` out-parameters,
- * literals and comments, sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`).
+ * What only the tree can tell: assignments (`=`, `+=`, `<<=`), barriers (`__syncthreads`, `__syncwarp`,
+ * `g.sync()`, `cg::sync(g)`; not `__shfl_sync`), lambdas, `&x` out-parameters, literals and comments,
+ * sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`).
  */
 const NEEDS_TREE =
-  /(?:^|[^=!<>])=(?!=)|<<=|>>=|sync|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
+  /(?:^|[^=!<>])=(?!=)|<<=|>>=|__sync(?:threads|warp)|\bsync\b|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
 
 /** A name, what comes before it (`.`, `->`, `::`) and whether a call or `::` follows. */
 const WORD = /(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g;
