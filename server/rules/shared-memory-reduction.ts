@@ -4,7 +4,7 @@ import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { Constants } from "./util/constEval";
 import { FileIndex, sharedQualifier, type FunctionInfo } from "./util/fileIndex";
-import { descendants, unparen } from "./util/nodes";
+import { descendants, namedChildren, unparen } from "./util/nodes";
 import { calleeName } from "./util/uniformity";
 
 const STEP =
@@ -68,13 +68,26 @@ const SHARED_SOURCE = /\bSharedMemory\b|\bshared_memory\b|getPointer\s*\(/;
  */
 function sharedNames(idx: FileIndex, start: number, end: number, params: string[]): Set<string> {
   const shared = new Set([...declaredShared(idx, start, end), ...fileScopeShared(idx), ...params]);
-  for (const m of idx.scanAll(SHARED_OBJECT, start, end)) shared.add(m[1]!);
+  // a scan runs on to the next match, maybe at the end of the file: only where the range can hold one
+  if (within(idx.text, "SharedMemory", start, end))
+    for (const m of idx.scanAll(SHARED_OBJECT, start, end)) shared.add(m[1]!);
+  // no name to find in a pointer's value (which ends at the first `;` from the range's end at the latest)
+  const stop = idx.text.indexOf(";", end);
+  const reach = idx.text.slice(start, stop < 0 ? idx.text.length : stop + 1);
+  if (shared.size === 0 && !SHARED_SOURCE.test(reach)) return shared;
   const names = shared.size > 0 ? new RegExp(`\\b(?:${[...shared].join("|")})\\b`) : undefined;
-  for (const m of idx.scanAll(POINTER_INIT, start, end)) {
+  // over `reach`, which holds every match starting in the range whole, not on to the next one after it
+  for (const m of reach.matchAll(POINTER_INIT)) {
+    if (m.index >= end - start) break;
     const value = m[2]!;
     if (SHARED_SOURCE.test(value) || names?.test(value)) shared.add(m[1]!);
   }
   return shared;
+}
+
+/** Does `word` start in [start, end) of `text`? (A slice: indexOf would read on to the word's next place.) */
+function within(text: string, word: string, start: number, end: number): boolean {
+  return text.slice(start, end + word.length - 1).includes(word);
 }
 
 /** Can the function see shared memory at all (a cheap text look before the loops are read)? */
@@ -113,11 +126,9 @@ function declaredShared(idx: FileIndex, start: number, end: number): Set<string>
   for (const m of idx.scanAll(/\b__shared__\b/g, start, end)) {
     const decl = sharedQualifier(idx, m.index, m.index + m[0].length)?.parent;
     if (decl?.type !== "declaration") continue;
-    for (const id of descendants(decl, "identifier")) {
-      const p = id.parent?.type;
-      if (p === "array_declarator" || p === "pointer_declarator" || p === "init_declarator")
-        shared.add(id.text);
-    }
+    // the identifiers whose parent is one of these declarators (asked downwards: Node.parent is dear)
+    for (const d of descendants(decl, "array_declarator", "pointer_declarator", "init_declarator"))
+      for (const id of namedChildren(d)) if (id.type === "identifier") shared.add(id.text);
   }
   return shared;
 }
@@ -168,9 +179,10 @@ function barrierCall(c: Node): boolean {
 /** The barrier the loop body calls, when it indexes a shared array with the stride. */
 function treeStepBarrier(body: Node, shared: () => ReadonlySet<string>, stride: string): Node | undefined {
   if (!BARRIER_TEXT.test(body.text)) return undefined;
-  const barrier = descendants(body, "call_expression").find(barrierCall);
+  const calls = descendants(body, "call_expression");
+  const barrier = calls.find(barrierCall);
   if (!barrier) return undefined;
-  return combines(body, shared(), stride) ? barrier : undefined;
+  return combines(body, calls, shared(), stride) ? barrier : undefined;
 }
 
 /** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
@@ -195,16 +207,22 @@ const NETWORK_CALL = /sort|swap|compar|search|merge/i;
  * through a local (`f1 = s[i + d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator
  * or a search at a halving stride) are not reductions.
  */
-function combines(body: Node, shared: ReadonlySet<string>, stride: string): boolean {
+function combines(body: Node, calls: Node[], shared: ReadonlySet<string>, stride: string): boolean {
   const strided = (n: Node): boolean =>
     sharedElement(n, shared, stride) ||
     descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride));
-  const calls = descendants(body, "call_expression");
-  if (calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"))))) return false;
+  if (
+    NETWORK_CALL.test(body.text) &&
+    calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"))))
+  )
+    return false;
   const carried = new Set<string>();
+  const assignments: Node[] = [];
   for (const d of descendants(body, "init_declarator", "assignment_expression")) {
-    const left = d.childForFieldName(d.type === "init_declarator" ? "declarator" : "left");
-    const value = d.childForFieldName(d.type === "init_declarator" ? "value" : "right");
+    const init = d.type === "init_declarator";
+    if (!init) assignments.push(d);
+    const left = d.childForFieldName(init ? "declarator" : "left");
+    const value = d.childForFieldName(init ? "value" : "right");
     if (left?.type !== "identifier" || !value) continue;
     if (
       strided(value) ||
@@ -213,7 +231,7 @@ function combines(body: Node, shared: ReadonlySet<string>, stride: string): bool
     )
       carried.add(left.text);
   }
-  return descendants(body, "assignment_expression").some((a) => {
+  return assignments.some((a) => {
     const left = a.childForFieldName("left");
     const right = a.childForFieldName("right");
     if (!left || !right || !sharedElement(unparen(left), shared)) return false;

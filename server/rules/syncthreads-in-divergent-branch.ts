@@ -119,5 +119,19 @@ const CONTROL: ReadonlySet<string> = new Set([
 function mayDiverge(text: string, f: FunctionInfo, barriers: Node[]): boolean {
   const last = Math.max(...barriers.map((b) => b.startIndex));
   if (/\b(?:return|break|continue)\b/.test(text.slice(f.body.startIndex, last))) return true;
-  return barriers.some((b) => [...ancestors(b, f.body)].some((a) => CONTROL.has(a.type)));
+  return barriers.some((b) => underControl(f.body, b));
+}
+
+/**
+ * Is `token` inside a CONTROL node below `body`? Asked from `body` down to the token (Node.parent walks
+ * down from the root for every step up).
+ */
+function underControl(body: Node, token: Node): boolean {
+  let n = body;
+  for (;;) {
+    const k = n.firstNamedChildForIndex(token.startIndex);
+    if (!k || k.startIndex > token.startIndex || k.id === token.id) return false;
+    if (CONTROL.has(k.type)) return true;
+    n = k;
+  }
 }

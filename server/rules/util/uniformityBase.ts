@@ -131,13 +131,6 @@ export const PLAIN_EXPRESSIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * What only the tree can tell: assignments (`=`, `+=`, `<<=`), barriers, lambdas, `&x` out-parameters,
- * literals and comments, sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`).
- */
-export const NEEDS_TREE =
-  /(?:^|[^=!<>])=(?!=)|<<=|>>=|sync|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
-
-/**
  * `[type] name [op]= value;` or `value;`: a declaration of one plain variable or an assignment to one
  * (groups: type, name, value). The type is words and spaces only (no pointer, reference, array, template).
  */
@@ -147,9 +140,6 @@ export const SIMPLE_STATEMENT =
 /** Declarations the tree must read: shared memory, `auto`, groups, storage classes. */
 export const DECLARATION_TYPE_STOP =
   /__shared__|\bauto\b|group|thread_block|tile|\bstatic\b|\bextern\b|\btypedef\b|\busing\b/;
-
-/** A name, what comes before it (`.`, `->`, `::`) and whether a call or `::` follows. */
-export const WORD = /(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g;
 
 export const LOOPS: ReadonlySet<string> = new Set([
   "for_statement",
@@ -171,9 +161,10 @@ export function union(...all: Deps[]): Deps {
 /** The name a call calls: `f`, `ns::f`, `obj.f`, `f<T>`. */
 export function calleeName(fn: Node | null): string {
   if (!fn) return "";
-  if (fn.type === "identifier" || fn.type === "field_identifier") return fn.text;
-  if (fn.type === "field_expression") return fn.childForFieldName("field")?.text ?? "";
-  if (fn.type === "qualified_identifier" || fn.type === "template_function")
+  const t = fn.type;
+  if (t === "identifier" || t === "field_identifier") return fn.text;
+  if (t === "field_expression") return fn.childForFieldName("field")?.text ?? "";
+  if (t === "qualified_identifier" || t === "template_function")
     return calleeName(fn.childForFieldName("name"));
   return "";
 }

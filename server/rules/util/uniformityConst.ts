@@ -5,9 +5,9 @@
 // `for (col = c; col < Kernel_traits::COLS; col += COL_STRIDE)`). A run-time bound or stride (a kernel
 // parameter, blockDim, gridDim) keeps the loop varying: sizes that do not divide evenly hang the block.
 import type { Node } from "web-tree-sitter";
-import { ancestors, descendants, unparen } from "./nodes";
+import { ancestors, descendants } from "./nodes";
 import { calleeName, NONE, type Deps, type Resolve, type Sym } from "./uniformityBase";
-import { loopShape } from "./uniformityText";
+import type { LoopShape } from "./uniformityText";
 
 /** Names written like constants (macros, enumerators, `kWarps`); globals named so are taken as constant too. */
 const CONSTANT_NAME = /^(?:[A-Z][A-Z0-9_]*|k[A-Z]\w*)$/;
@@ -31,9 +31,8 @@ export class Constants {
    * The trip count of `for (i = start; i < BOUND; i += STRIDE)` with BOUND and STRIDE compile-time and a
    * start that reads no memory: NONE (uniform, see the top), else undefined.
    */
-  tripCount(loop: Node): Deps | undefined {
-    const shape = loopShape(loop);
-    if (!shape || !["+=", "-=", "++", "--"].includes(shape.op)) return undefined;
+  tripCount(shape: LoopShape): Deps | undefined {
+    if (!["+=", "-=", "++", "--"].includes(shape.op)) return undefined;
     if (!this.compileTime(shape.bound) || (shape.step && !this.compileTime(shape.step))) return undefined;
     return offsetOnly(shape.start) ? NONE : undefined;
   }
@@ -42,8 +41,9 @@ export class Constants {
   declares(decl: Node, value: Node | null): boolean {
     return (
       !!value &&
-      decl.children.some((k) => k?.type === "type_qualifier" && QUALIFIERS.test(k.text)) &&
-      this.compileTime(value)
+      /\bconst(?:expr)?\b/.test(decl.text) &&
+      this.compileTime(value) &&
+      decl.children.some((k) => k?.type === "type_qualifier" && QUALIFIERS.test(k.text))
     );
   }
 
@@ -54,8 +54,14 @@ export class Constants {
 
   /** Literals, sizeof, `Traits::N`, constants, template parameters, macros and arithmetic of these. */
   compileTime(node: Node): boolean {
-    const n = unparen(node);
-    switch (n.type) {
+    // unparen, reading each node's type once
+    let n = node;
+    let t = n.type;
+    while (t === "parenthesized_expression" && n.namedChildCount === 1) {
+      n = n.namedChild(0)!;
+      t = n.type;
+    }
+    switch (t) {
       case "number_literal":
       case "char_literal":
       case "true":

@@ -4,36 +4,58 @@ import type { Node } from "web-tree-sitter";
 import { descendants, declaredName, unparen } from "./nodes";
 import {
   calleeName,
-  NEEDS_TREE,
   NONE,
   union,
   UNIFORM_CALL,
   VARYING,
   VARYING_CALL,
   VARYING_NAMES,
-  WORD,
   type Deps,
   type Resolve,
 } from "./uniformityBase";
+
+/**
+ * What only the tree can tell: assignments (`=`, `+=`, `<<=`), barriers (`__syncthreads`, `__syncwarp`,
+ * `g.sync()`, `cg::sync(g)`; not `__shfl_sync`), lambdas, `&x` out-parameters, literals and comments,
+ * sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`).
+ */
+const NEEDS_TREE =
+  /(?:^|[^=!<>])=(?!=)|<<=|>>=|__sync(?:threads|warp)|\bsync\b|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
+
+/** A name, what comes before it (`.`, `->`, `::`) and whether a call or `::` follows. */
+const WORD = /(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g;
+
+/**
+ * `static_cast<T>` and its kin with a plain type: the call passes its argument's deps on, and the walk
+ * reads no name of the type (so its text is blanked before reading).
+ */
+const CAST = /\b(?:static|reinterpret|const)_cast\s*<[\w\s:*&]*>/g;
+
+const blank = (s: string): string => " ".repeat(s.length);
 
 /**
  * The deps of an expression read from its text, when it holds nothing the tree is needed for (see
  * NEEDS_TREE): most conditions and right-hand sides. Visiting every node of them costs ~10x more.
  */
 export function textDeps(text: string, resolve: Resolve): Deps | undefined {
-  if (NEEDS_TREE.test(text)) return undefined;
+  const plain = text.includes("_cast") ? text.replace(CAST, blank) : text;
+  // another `<…>` next to a cast may be a template (`Shape<Int<N>>{}`), whose names the walk skips
+  if (NEEDS_TREE.test(plain) || (plain !== text && /<[^;]*>/.test(plain))) return undefined;
   const syms: number[] = [];
-  for (const m of text.matchAll(WORD)) {
-    const [, before, word, after] = m;
+  // exec on the one regex: matchAll would copy it for every expression
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(plain); m; m = WORD.exec(plain)) {
+    const word = m[2]!;
+    const after = m[3];
     if (after?.startsWith("(")) {
-      if (VARYING_CALL.test(word!)) return VARYING;
-      if (UNIFORM_CALL.test(word!)) return undefined;
+      if (VARYING_CALL.test(word)) return VARYING;
+      if (UNIFORM_CALL.test(word)) return undefined;
       continue;
     }
-    if (before || after) continue; // a member, or a namespace or class name
-    const s = resolve(word!);
+    if (m[1] || after) continue; // a member, or a namespace or class name
+    const s = resolve(word);
     if (s !== undefined) syms.push(s);
-    else if (VARYING_NAMES.has(word!)) return VARYING;
+    else if (VARYING_NAMES.has(word)) return VARYING;
   }
   return syms.length === 0 ? NONE : { direct: false, syms };
 }
@@ -48,25 +70,34 @@ export interface LoopShape {
   step: Node | null;
 }
 
+/** A for loop's header: its initializer, condition and update (any may be missing). */
+export interface LoopHeader {
+  init: Node | null;
+  cond: Node | null;
+  update: Node | null;
+}
+
 /** Reads a for loop as a counted loop: one counter (among a comma list's) in the init, condition and update. */
-export function loopShape(loop: Node): LoopShape | undefined {
-  const cond = unparen(loop.childForFieldName("condition") ?? loop);
-  const name = cond.type === "binary_expression" ? cond.childForFieldName("left")?.text : undefined;
+export function loopShape({ init, cond: condition, update }: LoopHeader): LoopShape | undefined {
+  if (!condition) return undefined;
+  const cond = unparen(condition);
+  if (cond.type !== "binary_expression") return undefined;
+  const name = cond.childForFieldName("left")?.text;
   const bound = cond.childForFieldName("right");
-  if (!name || !bound) return undefined;
-  const init = loop.childForFieldName("initializer");
+  if (!name || !bound || !init) return undefined;
+  const initType = init.type;
   let start: Node | null = null;
-  if (init?.type === "declaration") {
+  if (initType === "declaration") {
     for (const d of init.childrenForFieldName("declarator"))
       if (d?.type === "init_declarator" && declaredName(d.childForFieldName("declarator"))?.text === name)
         start = d.childForFieldName("value");
-  } else if (init?.type === "assignment_expression" && init.childForFieldName("operator")?.text === "=") {
+  } else if (initType === "assignment_expression" && init.childForFieldName("operator")?.text === "=") {
     if (init.childForFieldName("left")?.text === name) start = init.childForFieldName("right");
   }
   if (!start) return undefined;
-  const update = loop.childForFieldName("update");
   for (const u of update ? commaList(unparen(update)) : []) {
-    if (u.type === "assignment_expression" && u.childForFieldName("left")?.text === name)
+    const t = u.type;
+    if (t === "assignment_expression" && u.childForFieldName("left")?.text === name)
       return {
         name,
         start,
@@ -74,7 +105,7 @@ export function loopShape(loop: Node): LoopShape | undefined {
         op: u.childForFieldName("operator")?.text ?? "",
         step: u.childForFieldName("right"),
       };
-    if (u.type === "update_expression" && u.childForFieldName("argument")?.text === name)
+    if (t === "update_expression" && u.childForFieldName("argument")?.text === name)
       return { name, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
   }
   return undefined;
@@ -90,11 +121,9 @@ function commaList(n: Node): Node[] {
 
 /**
  * `for (t = a + tid; t < b + tid; t += c)`: both bounds move with the same term, so the trip count
- * depends only on the rest (a, b, c). Its deps, or undefined for other loops.
+ * depends only on the rest (a, b, c). Its deps, or undefined for other loops (`shape`: see loopShape).
  */
-export function shiftedTripCount(loop: Node, resolve: Resolve): Deps | undefined {
-  const shape = loopShape(loop);
-  if (!shape) return undefined;
+export function shiftedTripCount(shape: LoopShape, resolve: Resolve): Deps | undefined {
   const from = addends(shape.start);
   const to = addends(shape.bound);
   const rest = from.filter((f) => {

@@ -4,12 +4,10 @@ import type { Node } from "web-tree-sitter";
 import { declaredName } from "./nodes";
 import {
   calleeName,
-  DECLARATION_TYPE_STOP,
   groupLevel,
   NONE,
   PLAIN_EXPRESSIONS,
   pointerish,
-  SIMPLE_STATEMENT,
   SKIP,
   THREAD_ID_PARAM,
   union,
@@ -29,16 +27,17 @@ import {
   type SymKind,
 } from "./uniformityBase";
 import { Constants } from "./uniformityConst";
-import { shiftedTripCount, textDeps } from "./uniformityText";
+import { simpleAssignment, simpleParameters, simpleStatement, type Recorder } from "./uniformitySimple";
+import { loopShape, shiftedTripCount, textDeps } from "./uniformityText";
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
-export class Walk {
+export class Walk implements Recorder {
   readonly syms: Sym[] = [];
   readonly assigns: Assign[] = [];
   readonly barriers: Barrier[] = [];
   readonly exits: Exit[] = [];
   private readonly scopes: Map<string, number>[] = [];
-  private readonly consts: Constants;
+  readonly consts: Constants;
 
   constructor(
     fn: Node,
@@ -53,14 +52,14 @@ export class Walk {
     this.scopes.pop();
   }
 
-  private declare(name: string, sym: Sym): number {
+  declare(name: string, sym: Sym): number {
     this.syms.push(sym);
     this.scopes[this.scopes.length - 1]!.set(name, this.syms.length - 1);
     return this.syms.length - 1;
   }
 
   /** `resolve`, bound: for the text readers (uniformityText.ts). */
-  private readonly resolver: Resolve = (name) => this.resolve(name);
+  readonly resolver: Resolve = (name) => this.resolve(name);
 
   private resolve(name: string): number | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
@@ -79,6 +78,17 @@ export class Walk {
         d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
         null;
     const list = d?.childForFieldName("parameters");
+    const simple = list ? simpleParameters(list.text) : undefined;
+    if (simple) {
+      for (const p of simple)
+        this.declare(p.name, {
+          kind: p.value ? "value" : "pointer",
+          at: -1,
+          varying: device && THREAD_ID_PARAM.test(p.name),
+          group: groupLevel(p.type),
+        });
+      return;
+    }
     for (const p of list?.namedChildren ?? []) {
       if (!p || !p.type.endsWith("parameter_declaration")) continue;
       const decl = p.childForFieldName("declarator");
@@ -113,7 +123,7 @@ export class Walk {
       case "call_expression":
         return this.call(node, c);
       case "assignment_expression":
-        return this.assignment(node, c);
+        return simpleAssignment(this, node, c) ?? this.assignment(node, c);
       case "conditional_expression": {
         const cond = node.childForFieldName("condition")!;
         const deps = this.visit(cond, c);
@@ -135,43 +145,16 @@ export class Walk {
         this.asm(node, c);
         return NONE;
       case "declaration":
-        return this.simpleStatement(node, c) ?? this.declaration(node, c);
+        return simpleStatement(this, node, t, c) ?? this.declaration(node, c);
       case "expression_statement":
       case "condition_clause":
-        return this.simpleStatement(node, c) ?? union(...this.childDeps(node, c));
+        return simpleStatement(this, node, t, c) ?? union(...this.childDeps(node, c));
       case "compound_statement":
         this.scoped(() => this.children(node, c));
         return NONE;
       default:
-        return this.statement(node, c) ?? union(...this.childDeps(node, c));
+        return this.statement(node, t, c) ?? union(...this.childDeps(node, c));
     }
-  }
-
-  /**
-   * `x = e;`, `x += e;`, `int x = e;`, `e;` and `(e)` from their text alone, when `e` needs no tree (the
-   * bulk of a kernel's statements); undefined for anything else.
-   */
-  private simpleStatement(node: Node, c: Ctx): Deps | undefined {
-    const text = node.text;
-    if (node.type === "condition_clause")
-      return text.startsWith("(") ? textDeps(text, this.resolver) : undefined;
-    const m = SIMPLE_STATEMENT.exec(text);
-    if (!m) return undefined;
-    const [, type, name, value] = m;
-    const declaration = node.type === "declaration";
-    if (declaration !== !!type || (type && DECLARATION_TYPE_STOP.test(type))) return undefined;
-    const deps = textDeps(value!, this.resolver);
-    if (!deps) return undefined;
-    if (!name) return NONE; // an expression statement without assignment
-    if (type) {
-      const constant = /\bconst(?:expr)?\b/.test(type) && this.consts.declaresOne(node);
-      const id = this.declare(name, { kind: "storage", varying: false, at: node.startIndex, constant });
-      this.record(id, deps, c);
-      return { direct: false, syms: [id] };
-    }
-    const s = this.resolve(name);
-    if (s !== undefined && this.syms[s]!.kind !== "shared") this.record(s, deps, c);
-    return NONE;
   }
 
   private visitOpt(node: Node | null, c: Ctx): Deps {
@@ -198,14 +181,14 @@ export class Walk {
   }
 
   /** Control statements, returns and jumps; undefined for other nodes. */
-  private statement(node: Node, c: Ctx): Deps | undefined {
-    switch (node.type) {
+  private statement(node: Node, type: string, c: Ctx): Deps | undefined {
+    switch (type) {
       case "if_statement":
       case "switch_statement":
         this.scoped(() => {
           const cond = node.childForFieldName("condition")!;
           const inner = this.under(c, cond, node, this.visit(cond, c));
-          if (node.type === "switch_statement") inner.breakable = node;
+          if (type === "switch_statement") inner.breakable = node;
           this.visitOpt(node.childForFieldName("consequence") ?? node.childForFieldName("body"), inner);
           this.visitOpt(node.childForFieldName("alternative"), inner);
         });
@@ -219,15 +202,17 @@ export class Walk {
       }
       case "for_statement":
         this.scoped(() => {
-          this.visitOpt(node.childForFieldName("initializer"), c);
+          const init = node.childForFieldName("initializer");
+          this.visitOpt(init, c);
           const cond = node.childForFieldName("condition");
+          const update = node.childForFieldName("update");
           const deps = cond ? this.visit(cond, c) : NONE;
-          const trips =
-            cond && this.varies0(deps)
-              ? (shiftedTripCount(node, this.resolver) ?? this.consts.tripCount(node) ?? deps)
-              : deps;
+          const shape = cond && this.varies0(deps) ? loopShape({ init, cond, update }) : undefined;
+          const trips = shape
+            ? (shiftedTripCount(shape, this.resolver) ?? this.consts.tripCount(shape) ?? deps)
+            : deps;
           const inner = cond ? this.under(c, cond, node, trips, node) : { ...c, loop: node, breakable: node };
-          this.visitOpt(node.childForFieldName("update"), inner);
+          this.visitOpt(update, inner);
           this.visitOpt(node.childForFieldName("body"), inner);
         });
         return NONE;
@@ -267,8 +252,8 @@ export class Walk {
       case "break_statement":
       case "continue_statement": {
         const target =
-          node.type === "continue_statement" ? c.loop : c.breakable?.id === c.loop?.id ? c.loop : undefined;
-        const kind = node.type === "break_statement" ? "break" : "continue";
+          type === "continue_statement" ? c.loop : c.breakable?.id === c.loop?.id ? c.loop : undefined;
+        const kind = type === "break_statement" ? "break" : "continue";
         this.exits.push({ stmt: node, kind, controls: c.controls, target, owner: c.owner });
         return NONE;
       }
@@ -284,19 +269,22 @@ export class Walk {
 
   private call(node: Node, c: Ctx): Deps {
     const fn = node.childForFieldName("function");
+    const fnType = fn?.type;
     const name = calleeName(fn);
-    const recv = fn?.type === "field_expression" ? this.visitOpt(fn.childForFieldName("argument"), c) : NONE;
-    const args = node.childForFieldName("arguments")?.namedChildren.filter((a): a is Node => !!a) ?? [];
+    const recv = fnType === "field_expression" ? this.visitOpt(fn!.childForFieldName("argument"), c) : NONE;
+    const list = node.childForFieldName("arguments");
+    const args = list?.namedChildren.filter((a): a is Node => !!a) ?? [];
     const argDeps = args.map((a) => this.visit(a, c));
-    const level = this.barrierLevel(name, fn, args);
+    const level = this.barrierLevel(name, fnType === "field_expression" ? fn : null, args);
     if (level) this.barriers.push({ call: node, level, controls: c.controls, owner: c.owner });
-    const misparsed = this.misparsedComparison(fn);
+    const misparsed = fnType === "template_function" ? this.misparsedComparison(fn!) : undefined;
     const varying = VARYING_CALL.test(misparsed?.callee ?? name);
     const all = varying ? VARYING : union(recv, ...argDeps);
-    // `f(…, &x)` may write x from what the call read
-    for (const a of args)
-      if (a.type === "pointer_expression" && a.child(0)?.type === "&")
-        this.assignTo(a.childForFieldName("argument"), all, c);
+    // `f(…, &x)` may write x from what the call read (no `&` in the arguments' text: none to look at)
+    if (list?.text.includes("&"))
+      for (const a of args)
+        if (a.type === "pointer_expression" && a.child(0)?.type === "&")
+          this.assignTo(a.childForFieldName("argument"), all, c);
     if (misparsed) return union(misparsed.left, UNIFORM_CALL.test(misparsed.callee) ? NONE : all);
     return UNIFORM_CALL.test(name) ? NONE : all;
   }
@@ -305,8 +293,7 @@ export class Walk {
    * `i < size<3>(t)` parses as the template call `i<(size<3)>(t)`: a local variable cannot be a template,
    * so that is a comparison of `i` with the call `size<3>(t)`.
    */
-  private misparsedComparison(fn: Node | null): { left: Deps; callee: string } | undefined {
-    if (fn?.type !== "template_function") return undefined;
+  private misparsedComparison(fn: Node): { left: Deps; callee: string } | undefined {
     const name = fn.childForFieldName("name");
     const s = name?.type === "identifier" ? this.resolve(name.text) : undefined;
     if (s === undefined) return undefined;
@@ -315,14 +302,13 @@ export class Walk {
     return { left: { direct: false, syms: [s] }, callee: calleeName(callee) };
   }
 
-  /** Which threads a call waits for, when it is a barrier. */
-  private barrierLevel(name: string, fn: Node | null, args: Node[]): BarrierLevel | undefined {
+  /** Which threads a call waits for, when it is a barrier (`member`: the callee when it is `obj.f`). */
+  private barrierLevel(name: string, member: Node | null, args: Node[]): BarrierLevel | undefined {
     if (name.startsWith("__syncthreads")) return "block";
     if (name === "__syncwarp") return "warp";
     if (name !== "sync") return undefined;
     // `g.sync()`, or `cg::sync(g)`
-    const group =
-      fn?.type === "field_expression" ? fn.childForFieldName("argument") : args.length === 1 ? args[0] : null;
+    const group = member ? member.childForFieldName("argument") : args.length === 1 ? args[0] : null;
     if (!group) return undefined;
     if (group.type === "identifier") {
       const s = this.resolve(group.text);
@@ -342,14 +328,19 @@ export class Walk {
     let element = false;
     let memory = false;
     while (target) {
-      if (target.type === "parenthesized_expression") target = target.namedChild(0);
-      else if (target.type === "subscript_expression" || target.type === "pointer_expression") {
-        const index = target.childForFieldName("indices") ?? target.childForFieldName("index");
+      const t = target.type;
+      if (t === "parenthesized_expression") target = target.namedChild(0);
+      else if (t === "subscript_expression" || t === "pointer_expression") {
+        // a pointer_expression (`*p`, `&x`) has no index
+        const index =
+          t === "subscript_expression"
+            ? (target.childForFieldName("indices") ?? target.childForFieldName("index"))
+            : null;
         if (index) parts.push(this.visit(index, c));
         target = target.childForFieldName("argument");
         memory ||= target?.type === "field_expression";
         element = true;
-      } else if (target.type === "field_expression") {
+      } else if (t === "field_expression") {
         memory ||= target.child(1)?.type === "->";
         element = true;
         target = target.childForFieldName("argument");
@@ -372,7 +363,7 @@ export class Walk {
    * whole life do not count: threads that skip the declaration have no such variable (a loop counter
    * declared inside a thread-dependent loop is still uniform among the threads that run it).
    */
-  private record(s: number, deps: Deps, c: Ctx): void {
+  record(s: number, deps: Deps, c: Ctx): void {
     const at = this.syms[s]!.at;
     const controls = c.controls.filter((k) => !(k.guarded.startIndex <= at && at < k.guarded.endIndex));
     this.assigns.push({ target: s, deps, controls });
@@ -385,7 +376,9 @@ export class Walk {
 
   private declaration(node: Node, c: Ctx): Deps {
     const type = node.childForFieldName("type");
-    const shared = node.children.some((k) => k?.type === "type_qualifier" && k.text === "__shared__");
+    const shared =
+      node.text.includes("__shared__") &&
+      node.children.some((k) => k?.type === "type_qualifier" && k.text === "__shared__");
     const auto = type?.type === "placeholder_type_specifier";
     const typeText = type?.text ?? "";
     const out: number[] = [];

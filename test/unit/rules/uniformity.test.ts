@@ -167,3 +167,52 @@ template <typename Traits, int BS, int block> __global__ void k(P params, int n)
     ]);
   });
 });
+
+// Most statements are read from their text (uniformitySimple.ts); these are the shapes it reads and the
+// near misses it must leave to the tree.
+describe("uniformity: statements read from text", () => {
+  it("stores to an element of local storage carry their value; stores through pointers and to shared memory do not", async () => {
+    const got = await conditions(
+      kernel(`
+  float acc[4]; acc[1] = 0; acc[0] += in[threadIdx.x];
+  float* out = (float*)in; out[0] = threadIdx.x;
+  __shared__ float s[32]; s[threadIdx.x % 32] = in[threadIdx.x];
+  const float* __restrict__ q = in + threadIdx.x;
+  const float* r = in + static_cast<size_t>(blockIdx.x) * n;
+  if (acc[0] > 0) __syncthreads();
+  if (out[0] > 0) __syncthreads();
+  if (s[0] > 0) __syncthreads();
+  if (q[0] > 0) __syncthreads();
+  if (r[0] > 0) __syncthreads();`),
+    );
+    assert.deepEqual(got, [
+      "acc[0] > 0: varying",
+      "out[0] > 0: uniform",
+      "s[0] > 0: uniform",
+      "q[0] > 0: varying",
+      "r[0] > 0: uniform",
+    ]);
+  });
+
+  it("casts pass their argument's deps on; a loop's update is an assignment", async () => {
+    const got = await conditions(
+      kernel(`
+  int t = static_cast<int>(threadIdx.x);
+  int b = static_cast<int>(blockIdx.x) * reinterpret_cast<const int&>(n);
+  for (int i = b; i < n; i += static_cast<int>(t)) __syncthreads();
+  if (b < n) __syncthreads();`),
+    );
+    assert.deepEqual(got, ["i < n: varying", "b < n: uniform"]);
+  });
+
+  it("a parameter list read from text: `const lane` is a type without a name, not a thread-id parameter", async () => {
+    assert.deepEqual(
+      await conditions(`__device__ void f(const lane, int n) {\n  if (lane) __syncthreads();\n}`),
+      ["lane: uniform"],
+    );
+    assert.deepEqual(
+      await conditions(`__device__ void f(const int lane, int n) {\n  if (lane) __syncthreads();\n}`),
+      ["lane: varying"],
+    );
+  });
+});

@@ -1,0 +1,185 @@
+// The uniformity walk's readers of whole statements from their text (uniformityWalk.ts). Most statements
+// of a kernel are `x = e;`, `a[i] += e;`, `int x = e;`, `__shared__ float s[N];` or a bare barrier: read
+// from text they cost the walk one node each instead of about ten (every node handed to JS costs). Each
+// reader gives what the walk over the nodes would, or undefined where the tree is needed.
+import type { Node } from "web-tree-sitter";
+import {
+  DECLARATION_TYPE_STOP,
+  NONE,
+  SIMPLE_STATEMENT,
+  union,
+  type Barrier,
+  type Ctx,
+  type Deps,
+  type Resolve,
+  type Sym,
+} from "./uniformityBase";
+import type { Constants } from "./uniformityConst";
+import { textDeps } from "./uniformityText";
+
+/** What the readers record into: the walk's symbols, scopes, assignments and barriers. */
+export interface Recorder {
+  readonly syms: readonly Sym[];
+  readonly barriers: Barrier[];
+  readonly consts: Constants;
+  readonly resolver: Resolve;
+  declare(name: string, sym: Sym): number;
+  record(s: number, deps: Deps, c: Ctx): void;
+}
+
+/** A type that ends in a qualifier (`const x`): the next word is then the type, not a name. */
+const QUALIFIER_LAST = /\b(?:const|volatile)\s*$/;
+
+/** `a[i] = e;`, `a[i] += e;`: a store to one element (groups: array, index, value). */
+const ELEMENT_STATEMENT = /^([A-Za-z_]\w*)\s*\[([^[\];]*)\]\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)\s*([^;]*);$/s;
+
+/** `x = e`, `x += e` as an expression (a for loop's update; groups: name, value). */
+const SIMPLE_ASSIGNMENT = /^([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)\s*([^;]*)$/s;
+
+/** `__syncthreads();`, `__syncwarp();` on their own. */
+const BARE_BARRIER = /^(__syncthreads|__syncwarp)\s*\(\s*\)\s*;$/;
+
+/**
+ * `const T* __restrict__ p = e;`: one pointer with a value (groups: what comes before the `*`, the name,
+ * the value).
+ */
+const POINTER_DECLARATION =
+  /^((?:(?:const|volatile)\s+)*(?:(?:unsigned|signed|long|short)\s+)*[A-Za-z_]\w*\s*)\*\s*(?:(?:const|__restrict__)\s+)*([A-Za-z_]\w*)\s*=(?!=)\s*([^;]*);$/s;
+
+/**
+ * `[extern] __shared__ [volatile|const] [unsigned…] T name[N]…;`: one array without initialiser (groups:
+ * what comes before the name, the name). The type is one word: the tree reads it as the declaration's type.
+ */
+const SHARED_ARRAY =
+  /^((?:extern\s+)?__shared__\s+(?:(?:volatile|const)\s+)?(?:(?:unsigned|signed|long|short)\s+)*([A-Za-z_]\w*)\s+)([A-Za-z_]\w*)\s*(?:\[[^[\];=]*\]\s*)+;$/;
+
+/**
+ * `x = e;`, `x += e;`, `int x = e;`, `e;`, `(e)`, `a[i] = e;`, a bare barrier and a `__shared__` array,
+ * from their text alone, when `e` needs no tree; undefined for anything else.
+ */
+export function simpleStatement(r: Recorder, node: Node, type: string, c: Ctx): Deps | undefined {
+  const text = node.text;
+  if (type === "condition_clause") return text.startsWith("(") ? textDeps(text, r.resolver) : undefined;
+  return (
+    plainStatement(r, node, type, text, c) ??
+    (type === "declaration"
+      ? (pointer(r, node, text, c) ?? sharedArray(r, node, text))
+      : storeOrBarrier(r, node, text, c))
+  );
+}
+
+/** `x = e;`, `x += e;`, `int x = e;` and `e;` (undefined before recording anything when it is not one). */
+function plainStatement(r: Recorder, node: Node, type: string, text: string, c: Ctx): Deps | undefined {
+  const m = SIMPLE_STATEMENT.exec(text);
+  if (!m) return undefined;
+  const [, declared, name, value] = m;
+  const declaration = type === "declaration";
+  if (declaration !== !!declared || (declared && DECLARATION_TYPE_STOP.test(declared))) return undefined;
+  const deps = textDeps(value!, r.resolver);
+  if (!deps) return undefined;
+  if (!name) return NONE; // an expression statement without assignment
+  if (declared) {
+    const constant = /\bconst(?:expr)?\b/.test(declared) && r.consts.declaresOne(node);
+    const id = r.declare(name, { kind: "storage", varying: false, at: node.startIndex, constant });
+    r.record(id, deps, c);
+    return { direct: false, syms: [id] };
+  }
+  const s = r.resolver(name);
+  if (s !== undefined && r.syms[s]!.kind !== "shared") r.record(s, deps, c);
+  return NONE;
+}
+
+/**
+ * `a[i] = e;` (the element of local storage takes e's and i's deps; a store through a pointer or into
+ * shared memory records nothing) and `__syncthreads();`. Their value as statements is never read: NONE.
+ */
+function storeOrBarrier(r: Recorder, node: Node, text: string, c: Ctx): Deps | undefined {
+  const b = BARE_BARRIER.exec(text);
+  if (b) {
+    const call = node.namedChild(0)!;
+    r.barriers.push({
+      call,
+      level: b[1] === "__syncwarp" ? "warp" : "block",
+      controls: c.controls,
+      owner: c.owner,
+    });
+    return NONE;
+  }
+  const m = ELEMENT_STATEMENT.exec(text);
+  if (!m) return undefined;
+  const [, name, index, value] = m;
+  const deps = textDeps(value!, r.resolver);
+  const at = deps && textDeps(index!, r.resolver);
+  if (!deps || !at) return undefined;
+  const s = r.resolver(name!);
+  const kind = s === undefined ? undefined : r.syms[s]!.kind;
+  if (kind && kind !== "shared" && kind !== "pointer") r.record(s!, union(deps, at), c);
+  return NONE;
+}
+
+/** `x = e`, `x op= e` inside an expression: the deps of its value (x's, where x is recorded). */
+export function simpleAssignment(r: Recorder, node: Node, c: Ctx): Deps | undefined {
+  const m = SIMPLE_ASSIGNMENT.exec(node.text);
+  const deps = m && textDeps(m[2]!, r.resolver);
+  if (!deps) return undefined;
+  const s = r.resolver(m[1]!);
+  if (s === undefined || r.syms[s]!.kind === "shared") return union(deps);
+  r.record(s, union(deps), c);
+  return { direct: false, syms: [s] };
+}
+
+/** `const float* p = x + i;`: a pointer takes its value's deps (it is declared at its `*`). */
+function pointer(r: Recorder, node: Node, text: string, c: Ctx): Deps | undefined {
+  const m = POINTER_DECLARATION.exec(text);
+  if (!m || DECLARATION_TYPE_STOP.test(m[1]!) || QUALIFIER_LAST.test(m[1]!)) return undefined;
+  const deps = textDeps(m[3]!, r.resolver);
+  if (!deps) return undefined;
+  const at = node.startIndex + m[1]!.length;
+  const id = r.declare(m[2]!, { kind: "pointer", varying: false, group: undefined, at, constant: false });
+  r.record(id, deps, c);
+  return { direct: false, syms: [id] };
+}
+
+/** `__shared__ float s[N];`: a shared array (no value, so nothing recorded). */
+function sharedArray(r: Recorder, node: Node, text: string): Deps | undefined {
+  const m = SHARED_ARRAY.exec(text);
+  // a cooperative group's type would give the symbol a level (see groupLevel)
+  if (!m || /group|thread_block|tile|auto/.test(m[2]!) || QUALIFIER_LAST.test(m[2]!)) return undefined;
+  const at = node.startIndex + m[1]!.length;
+  const id = r.declare(m[3]!, { kind: "shared", varying: false, group: undefined, at, constant: false });
+  return { direct: false, syms: [id] };
+}
+
+/** `const float* __restrict__ x`, `int n`, `T& v` (groups: the type with its qualifiers, `*` or `&`, the name). */
+const PARAMETER =
+  /^((?:(?:const|volatile)\s+)*(?:(?:unsigned|signed|long|short)\s+)*[A-Za-z_]\w*)(?:\s*([*&])\s*(?:(?:const|__restrict__)\s+)*|\s+)([A-Za-z_]\w*)$/;
+
+/** Words that end a type, not name a parameter (`unsigned int` has no name). */
+const TYPE_WORD =
+  /^(?:int|char|short|long|float|double|unsigned|signed|bool|void|const|volatile|__restrict__)$/;
+
+/** A parameter read from text: its name, whether it is a plain value, and its type's text. */
+export interface Parameter {
+  name: string;
+  value: boolean;
+  type: string;
+}
+
+/**
+ * The parameters of a parameter list's text `(…)` when each is a plain one (see PARAMETER); undefined
+ * when any needs the tree (templates, arrays, defaults, function pointers, comments, packs).
+ */
+export function simpleParameters(list: string): Parameter[] | undefined {
+  const inner = list.slice(1, -1);
+  if (!list.startsWith("(") || !list.endsWith(")") || /[()<>[\]=/."':.]/.test(inner)) return undefined;
+  const out: Parameter[] = [];
+  for (const p of inner.split(",")) {
+    const t = p.trim();
+    if (t === "" && inner.trim() === "") continue;
+    const m = PARAMETER.exec(t);
+    // `const x` is a type named x without a name; `unsigned int`, a type without a name
+    if (!m || TYPE_WORD.test(m[3]!) || QUALIFIER_LAST.test(m[1]!)) return undefined;
+    out.push({ name: m[3]!, value: !m[2], type: m[1]! });
+  }
+  return out;
+}
