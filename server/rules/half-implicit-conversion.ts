@@ -179,8 +179,10 @@ function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): v
     if (!at.mayMention(prefix)) continue;
     const base = LVALUE_BASE.exec(prefix)?.[1];
     if (!base || !at.lookup(base)) continue;
-    const eq = idx.nodeAt(index, index + 1);
-    const a = eq.parent;
+    // The `=` token's parent in one call, the smallest named node around it (Node.parent searches from
+    // the root); a comment holding the `=` is such a node of its own, its parent the one around it.
+    const around = idx.root.namedDescendantForIndex(index, index + 1);
+    const a = around?.type === "comment" ? around.parent : around;
     if (a?.type !== "assignment_expression" || a.childForFieldName("operator")?.text !== "=") continue;
     const left = a.childForFieldName("left");
     const right = a.childForFieldName("right");
