@@ -7,7 +7,7 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { isSpace, isWord, matchesIn } from "./util/halfText";
+import { globalRegex, isSpace, isWord, matchesIn } from "./util/halfText";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
@@ -195,7 +195,7 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
   for (const { start, end, scope } of scopes) {
     const names = scope.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
     if (names.length === 0) continue;
-    const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+    const re = globalRegex(`\\b(${names.join("|")})\\b`);
     const from = Math.max(start, idx.window.start);
     const to = Math.min(end, idx.window.end);
     const longest = Math.max(...names.map((n) => n.length));

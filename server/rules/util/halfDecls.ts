@@ -6,7 +6,7 @@ import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
+import { globalRegex, halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 
 export interface FunctionHalfScope {
@@ -104,7 +104,7 @@ function declaredOtherwise(idx: FileIndex, names: readonly string[], from: numbe
   const out = new Set<string>();
   const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
   if (words.length === 0) return out;
-  const re = new RegExp(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`, "g");
+  const re = globalRegex(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`);
   const tail = Math.max(...words.map((w) => w.length)) + 9;
   // What the search reads: from the character before the function to `tail` after it.
   const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + tail));

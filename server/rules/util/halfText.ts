@@ -168,6 +168,23 @@ function readDeclaration(
   return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
 }
 
+/** Global regexes built from names, by source: a file's functions (and its next lint) ask for the same ones. */
+const built = new Map<string, RegExp>();
+
+/**
+ * `new RegExp(source, "g")`, shared with earlier callers of the same source (each caller sets lastIndex
+ * before use, and none holds it across another's search).
+ */
+export function globalRegex(source: string): RegExp {
+  let re = built.get(source);
+  if (!re) {
+    if (built.size >= 512) built.clear();
+    re = new RegExp(source, "g");
+    built.set(source, re);
+  }
+  return re;
+}
+
 /** The half type names and `aliases` of them, as one global regex. */
 function typeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp {
   const names = [...(aliases?.keys() ?? [])].filter((n) => /^[A-Za-z_]\w*$/.test(n));
