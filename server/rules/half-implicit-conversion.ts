@@ -3,6 +3,7 @@
 // `float v = x[i];` compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
+import { codeSpan } from "./util/codeText";
 import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
@@ -169,6 +170,36 @@ function floatIntoHalfInit(idx: FileIndex, decls: HalfDecls, report: Report): vo
   }
 }
 
+/** Words whose absence (with no digit) rules out isArithmeticValue: float calls and casts; a number has a digit. */
+const ARITH_HINT = new RegExp(`\\d|\\b(?:float|double|int|${[...FLOAT_FUNCS].join("|")})\\b`);
+
+/**
+ * Can the value assigned by the `=` at `eq` be isArithmeticValue's? Read from the code up to the `;`
+ * (a number, a float function or a cast names itself there), before asking the tree. True where the text
+ * cannot tell: a `{` before the `;` (a lambda or statement expression may hold one), an unclosed `(`, no
+ * `;` in the code span, or a `=` not in code (a comment's: its parent's value may lie anywhere).
+ */
+function mayBeArithmetic(idx: FileIndex, eq: number): boolean {
+  const { code, base } = codeSpan(idx);
+  const from = eq - base;
+  if (from < 0 || from >= code.length || code[from] !== "=") return true;
+  const semi = code.indexOf(";", from);
+  if (semi < 0) return true;
+  const value = code.slice(from + 1, semi);
+  return value.includes("{") || unclosed(value) || ARITH_HINT.test(value);
+}
+
+/** More `(` than `)`: the `;` lies inside parentheses (broken code), where the tree's value may run past it. */
+function unclosed(s: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41) depth--;
+  }
+  return depth > 0;
+}
+
 /** `y[i] = v * r;`: a float stored into a half element or variable. */
 function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): void {
   for (const index of assignments(idx, decls)) {
@@ -178,9 +209,11 @@ function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): v
     const at = decls.scopeAt(index);
     if (!at.mayMention(prefix)) continue;
     const base = LVALUE_BASE.exec(prefix)?.[1];
-    if (!base || !at.lookup(base)) continue;
-    const eq = idx.nodeAt(index, index + 1);
-    const a = eq.parent;
+    if (!base || !at.lookup(base) || !mayBeArithmetic(idx, index)) continue;
+    // The `=` token's parent in one call, the smallest named node around it (Node.parent searches from
+    // the root); a comment holding the `=` is such a node of its own, its parent the one around it.
+    const around = idx.root.namedDescendantForIndex(index, index + 1);
+    const a = around?.type === "comment" ? around.parent : around;
     if (a?.type !== "assignment_expression" || a.childForFieldName("operator")?.text !== "=") continue;
     const left = a.childForFieldName("left");
     const right = a.childForFieldName("right");

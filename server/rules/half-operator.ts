@@ -7,7 +7,7 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { matchesIn } from "./util/halfText";
+import { globalRegex, isSpace, isWord, matchesIn } from "./util/halfText";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
@@ -88,9 +88,9 @@ const DECL_QUALIFIERS: ReadonlySet<string> = new Set(["const", "volatile", "__re
 function followsDeclType(text: string, j: number): boolean {
   let k = j;
   for (let guard = 0; guard < 8; guard++) {
-    while (k > 0 && /[\s*&]/.test(text[k - 1]!)) k--;
+    while (k > 0 && (isSpace(text, k - 1) || text[k - 1] === "*" || text[k - 1] === "&")) k--;
     const end = k;
-    while (k > 0 && /\w/.test(text[k - 1]!)) k--;
+    while (k > 0 && isWord(text, k - 1)) k--;
     const word = text.slice(k, end);
     if (!DECL_QUALIFIERS.has(word)) return DECL_TYPES.has(word);
   }
@@ -110,7 +110,7 @@ function operatorNearby(text: string, start: number, end: number): boolean {
   for (; j >= 0; j--) {
     const c = text[j]!;
     if (c === "(") opens++;
-    else if (!/\s/.test(c)) break;
+    else if (!isSpace(text, j)) break;
   }
   if (j >= 0 && OP_CHARS.includes(text[j]!) && !(text[j] === "=" && !OP_CHARS.includes(text[j - 1] ?? ""))) {
     // `__half* x` declares x: a type name cannot be multiplied (the name may still be a left operand).
@@ -119,7 +119,7 @@ function operatorNearby(text: string, start: number, end: number): boolean {
   }
   let i = end;
   for (let guard = 0; guard < 16 && i < text.length; guard++) {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
+    while (i < text.length && isSpace(text, i)) i++;
     const c = text[i];
     if (c === "[" || c === "(") {
       const close = c === "[" ? "]" : ")";
@@ -142,8 +142,8 @@ function operatorNearby(text: string, start: number, end: number): boolean {
 }
 
 function skipWord(text: string, i: number): number {
-  while (i < text.length && /\s/.test(text[i]!)) i++;
-  while (i < text.length && /\w/.test(text[i]!)) i++;
+  while (i < text.length && isSpace(text, i)) i++;
+  while (i < text.length && isWord(text, i)) i++;
   return i;
 }
 
@@ -195,7 +195,7 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
   for (const { start, end, scope } of scopes) {
     const names = scope.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
     if (names.length === 0) continue;
-    const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+    const re = globalRegex(`\\b(${names.join("|")})\\b`);
     const from = Math.max(start, idx.window.start);
     const to = Math.min(end, idx.window.end);
     const longest = Math.max(...names.map((n) => n.length));

@@ -44,6 +44,32 @@ function* pointerMatches(src: string, re: RegExp): Generator<RegExpExecArray> {
   }
 }
 
+/**
+ * A test for each function in turn, in document order: does one of `names` start in [start, end)? A
+ * function with none in its range has none in its code either. Each name's next occurrence is kept, so
+ * the file is searched once per name, not once per function. A name holding another (`__half` holds
+ * `half`) is found through that one.
+ */
+function namesIn(text: string, names: readonly string[]): (start: number, end: number) => boolean {
+  const words = names.filter((n) => !names.some((o) => o !== n && n.includes(o)));
+  const next = words.map(() => -1);
+  let last = 0;
+  return (start, end) => {
+    let found = false;
+    for (let k = 0; k < words.length; k++) {
+      // Found before this function, or for a later one (a function nested in one already asked about);
+      // Infinity: none after it.
+      if (next[k]! < start || start < last) {
+        const at = text.indexOf(words[k]!, start);
+        next[k] = at < 0 ? Infinity : at;
+      }
+      if (next[k]! < end) found = true;
+    }
+    last = start;
+    return found;
+  };
+}
+
 /** Vector types and 128-bit helpers (llm.c's x128/Packed128, load128/store128): the function vectorizes. */
 const VECTOR_TYPES =
   /\b(__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2|[A-Za-z_]\w*128)\b/;
@@ -60,7 +86,9 @@ export const scalarHalfAccess: Rule = {
     if (fns.length === 0) return;
     const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
     const typeNames = [...kind.keys()];
+    const named = namesIn(idx.text, typeNames);
     for (const f of fns) {
+      if (!named(f.start, f.end)) continue;
       // Code only: a type named in a comment declares nothing.
       const src = codeSlice(idx, f.start, f.end);
       // The regex is tried at every offset: first, is any of its type names there at all?

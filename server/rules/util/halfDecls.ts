@@ -6,7 +6,7 @@ import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
+import { globalRegex, halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 
 export interface FunctionHalfScope {
@@ -63,13 +63,37 @@ function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
 }
 
 /** Non-half scalar and vector types: `const float d = …` next to `const half d = …` makes `d` unknown. */
-const OTHER_TYPES =
-  "float|double|int|unsigned|long|short|char|bool|size_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|uint64_t|float2|float3|float4|int2|int4|uint2|uint4";
-
-/** `float `, `const float2* `...: a non-half type just before a declared name. */
-const OTHER_BEFORE = new RegExp(
-  `\\b(?:${OTHER_TYPES})\\b[\\s*&]*(?:(?:const|__restrict__|volatile)\\b[\\s*&]*)*$`,
+const OTHER_TYPES: ReadonlySet<string> = new Set(
+  "float|double|int|unsigned|long|short|char|bool|size_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|uint64_t|float2|float3|float4|int2|int4|uint2|uint4".split(
+    "|",
+  ),
 );
+const QUALIFIERS: ReadonlySet<string> = new Set(["const", "__restrict__", "volatile"]);
+
+const isWordChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** `\s`, `*` or `&`. */
+const isPointerGap = (c: number): boolean =>
+  c === 32 || c === 42 || c === 38 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+
+/**
+ * Does `code[lo, at)` end in a non-half type (`float `, `const float2* `, `int const* __restrict__ `) just
+ * before a declared name? Read backwards, word by word: the regex
+ * `\b(?:TYPES)\b[\s*&]*(?:(?:const|__restrict__|volatile)\b[\s*&]*)*$` tried on that slice, without
+ * trying it at every offset.
+ */
+function otherTypeBefore(code: string, lo: number, at: number): boolean {
+  let i = at;
+  for (;;) {
+    while (i > lo && isPointerGap(code.charCodeAt(i - 1))) i--;
+    const end = i;
+    while (i > lo && isWordChar(code.charCodeAt(i - 1))) i--;
+    const word = code.slice(i, end);
+    if (OTHER_TYPES.has(word)) return true;
+    // A qualifier follows its type after `\s`, `*` or `&`: one must come before it.
+    if (!QUALIFIERS.has(word) || i === lo || !isPointerGap(code.charCodeAt(i - 1))) return false;
+  }
+}
 
 /**
  * The names of `names` also declared with a non-half type in [from, to) of the code (`float d =`,
@@ -80,13 +104,13 @@ function declaredOtherwise(idx: FileIndex, names: readonly string[], from: numbe
   const out = new Set<string>();
   const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
   if (words.length === 0) return out;
-  const re = new RegExp(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`, "g");
+  const re = globalRegex(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`);
   const tail = Math.max(...words.map((w) => w.length)) + 9;
   // What the search reads: from the character before the function to `tail` after it.
   const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + tail));
   const [lo, hi] = [from - base, to - base];
   for (const { index, match } of matchesIn(code, re, lo, hi, tail))
-    if (!out.has(match) && OTHER_BEFORE.test(code.slice(Math.max(lo, index - 48), index))) out.add(match);
+    if (!out.has(match) && otherTypeBefore(code, Math.max(lo, index - 48), index)) out.add(match);
   return out;
 }
 

@@ -71,13 +71,13 @@ const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** `/\s/` for the character at `i` (ASCII without a regex). */
-function isSpace(s: string, i: number): boolean {
+export function isSpace(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   return c < 128 ? c === 32 || (c >= 9 && c <= 13) : /\s/.test(s[i]!);
 }
 
 /** `/\w/` for the character at `i`. */
-function isWord(s: string, i: number): boolean {
+export function isWord(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
@@ -168,6 +168,23 @@ function readDeclaration(
   return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
 }
 
+/** Global regexes built from names, by source: a file's functions (and its next lint) ask for the same ones. */
+const built = new Map<string, RegExp>();
+
+/**
+ * `new RegExp(source, "g")`, shared with earlier callers of the same source (each caller sets lastIndex
+ * before use, and none holds it across another's search).
+ */
+export function globalRegex(source: string): RegExp {
+  let re = built.get(source);
+  if (!re) {
+    if (built.size >= 512) built.clear();
+    re = new RegExp(source, "g");
+    built.set(source, re);
+  }
+  return re;
+}
+
 /** The half type names and `aliases` of them, as one global regex. */
 function typeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp {
   const names = [...(aliases?.keys() ?? [])].filter((n) => /^[A-Za-z_]\w*$/.test(n));
@@ -215,7 +232,9 @@ export function readHalfTypes(
       continue;
     }
     // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
-    const autoDecl = AUTO_CAST_DECL.exec(text.slice(Math.max(0, m.index - HALF_LOOK_BACK), m.index));
+    // The regex is tried at every offset of the slice: first, is `auto` there at all?
+    const back = text.slice(Math.max(0, m.index - HALF_LOOK_BACK), m.index);
+    const autoDecl = back.includes("auto") ? AUTO_CAST_DECL.exec(back) : null;
     const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(text.slice(end, end + 40)) : null;
     if (autoDecl && stars) {
       const indirection = (stars[1]!.match(/\*/g) ?? []).length;
