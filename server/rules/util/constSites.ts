@@ -49,12 +49,27 @@ function mayBind(text: string, index: number, name: string): boolean {
  * skipped without asking the tree.
  */
 export function sitesIn(text: string, name: string, from = 0, to = text.length): number[] {
-  const out: number[] = [];
+  return sitesOfNames(text, [name], from, to).get(name)!;
+}
+
+/**
+ * `sitesIn` of several names (identifiers) at once: one scan of the text for all of them, as scanning
+ * costs about the same for one name as for many.
+ */
+export function sitesOfNames(
+  text: string,
+  names: readonly string[],
+  from = 0,
+  to = text.length,
+): Map<string, number[]> {
+  const out = new Map<string, number[]>(names.map((n) => [n, []]));
+  if (names.length === 0) return out;
   // A regex, not indexOf: a name like `block` is inside thousands of longer words (blockIdx, blockDim).
-  const re = new RegExp(`\\b${name}\\b`, "g");
+  // Two names never match at one place: each match is a whole word.
+  const re = new RegExp(`\\b(?:${names.join("|")})\\b`, "g");
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text))
-    if (mayBind(text, m.index, name)) out.push(m.index);
+    if (mayBind(text, m.index, m[0])) out.get(m[0])!.push(m.index);
   return out;
 }
 
