@@ -111,7 +111,12 @@ const CONST_OR_CONSTEXPR: ReadonlySet<string> = new Set(["const", "constexpr"]);
  */
 function hasQualifier(text: string, decl: Node, words: ReadonlySet<string>): boolean {
   if (!text.slice(decl.startIndex, decl.endIndex).includes("const")) return false;
-  return namedChildren(decl).some((c) => c.type === "type_qualifier" && words.has(c.text));
+  // One child at a time: the qualifier is most often the first, and the rest need not be made.
+  for (let i = 0, n = decl.namedChildCount; i < n; i++) {
+    const c = decl.namedChild(i);
+    if (c?.type === "type_qualifier" && words.has(c.text)) return true;
+  }
+  return false;
 }
 
 /** The identifier at [at, at + length) and its parent (with its type), if a name node starts there. */
