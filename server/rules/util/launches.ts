@@ -75,7 +75,7 @@ export function findLaunches(idx: FileIndex): Launch[] {
     // Only where the text has a `/` can a comment be among the arguments.
     const mayHoldComment = written.includes("/");
     const texts = argTexts(written, k, reserved);
-    const plain = !mayHoldComment && texts?.every((t) => t !== undefined) ? (texts as string[]) : undefined;
+    const plain = !mayHoldComment && texts?.every((t) => t !== undefined) ? texts : undefined;
     out.push(new Launch(call, k, mayHoldComment, plain, texts));
   }
   return out;
