@@ -45,9 +45,23 @@ export class Launch {
     private readonly mayHoldComment: boolean,
     /** Each argument's text when every one is a plain identifier or integer literal, else undefined. */
     readonly plain: readonly string[] | undefined,
-    /** Each argument's text where it is a plain identifier or integer literal (see argTexts). */
-    readonly texts: readonly (string | undefined)[] | undefined,
+    /** The `<<<…>>>` text, and the grammar's reserved words, for `texts`. */
+    private readonly written: string,
+    private readonly reserved: ReadonlySet<string>,
   ) {}
+
+  private someTexts: readonly (string | undefined)[] | undefined;
+  private textsRead = false;
+
+  /** Each argument's text where it is a plain identifier or integer literal (see argTexts), on demand. */
+  get texts(): readonly (string | undefined)[] | undefined {
+    if (this.plain) return this.plain;
+    if (!this.textsRead) {
+      this.textsRead = true;
+      this.someTexts = argTexts(this.written, this.syntax, this.reserved);
+    }
+    return this.someTexts;
+  }
 
   /** The <<<grid, block, smem, stream>>> arguments' nodes. */
   get config(): Node[] {
@@ -74,9 +88,8 @@ export function findLaunches(idx: FileIndex): Launch[] {
     const written = text.slice(at, k.endIndex);
     // Only where the text has a `/` can a comment be among the arguments.
     const mayHoldComment = written.includes("/");
-    const texts = argTexts(written, k, reserved);
-    const plain = !mayHoldComment && texts?.every((t) => t !== undefined) ? texts : undefined;
-    out.push(new Launch(call, k, mayHoldComment, plain, texts));
+    const plain = mayHoldComment ? undefined : plainArgs(written, k, reserved);
+    out.push(new Launch(call, k, mayHoldComment, plain, written, reserved));
   }
   return out;
 }
@@ -102,6 +115,18 @@ function callAt(idx: FileIndex, at: number): [Node, Node] | undefined {
   // Each Node.type and Node.parent crosses into wasm: ask once.
   const call = k.parent;
   return call?.type === "call_expression" ? [call, k] : undefined;
+}
+
+/** The arguments' texts of `<<<…>>>` (`written`, the node `k`) when each is a plain name or integer. */
+function plainArgs(written: string, k: Node, reserved: ReadonlySet<string>): string[] | undefined {
+  if (!written.endsWith(">>>")) return undefined;
+  const args = written
+    .slice(3, -3)
+    .split(",")
+    .map((a) => a.trim());
+  if (!args.every((a) => INTEGER.test(a) || (WORD.test(a) && !reserved.has(a)))) return undefined;
+  // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
+  return k.namedChildCount === args.length && !k.hasError ? args : undefined;
 }
 
 /**
