@@ -29,7 +29,8 @@ class PlainLaunchSize implements KnownBlockSize {
     private readonly launch: Launch,
     readonly dims: [number, number, number],
     private readonly consts: Constants,
-    private readonly gridText: string,
+    /** The grid's text where it is plain, else undefined (its node is read then). */
+    private readonly gridText: string | undefined,
   ) {}
 
   get node(): Node {
@@ -41,7 +42,9 @@ class PlainLaunchSize implements KnownBlockSize {
   }
 
   grid(): [number, number, number] | undefined {
-    return this.consts.dimsOfPlain(this.gridText);
+    return this.gridText === undefined
+      ? this.consts.dims(this.launch.config[0]!)
+      : this.consts.dimsOfPlain(this.gridText);
   }
 }
 
@@ -55,13 +58,15 @@ export function knownBlockSizes(ctx: LintContext): KnownBlockSize[] {
 function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
   const consts = Constants.of(idx);
   const out: KnownBlockSize[] = [];
-  for (const launch of kernelLaunches(idx)) {
-    if (launch.plain) {
-      // Read from the text: the node only for a finding.
-      const [grid, block] = launch.plain;
-      if (block === undefined || grid === undefined) continue;
-      const dims = consts.dimsOfPlain(block);
-      if (dims) out.push(new PlainLaunchSize(launch, dims, consts, grid));
+  const launches = kernelLaunches(idx);
+  // The names launches give as their block size, found in one scan of the text.
+  consts.prefetch(launches.flatMap((l) => l.texts?.[1] ?? []));
+  for (const launch of launches) {
+    const texts = launch.texts;
+    if (texts && texts[1] !== undefined) {
+      // Read from the text: the node only for a finding (and the grid's only where it is not plain).
+      const dims = consts.dimsOfPlain(texts[1]);
+      if (dims) out.push(new PlainLaunchSize(launch, dims, consts, texts[0]));
       continue;
     }
     const [grid, block] = launch.config;

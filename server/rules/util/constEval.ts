@@ -1,7 +1,15 @@
 // Integer constant evaluation at lint time: literals, arithmetic, sizeof, casts, and names bound to
 // `#define`s, `const`/`constexpr` values, `dim3` declarations and locals assigned exactly once.
 import type { Node } from "web-tree-sitter";
-import { bindingAt, bindingText, describeSite, sitesIn, type Binding, type BindingSite } from "./constSites";
+import {
+  bindingAt,
+  bindingText,
+  describeSite,
+  sitesIn,
+  sitesOfNames,
+  type Binding,
+  type BindingSite,
+} from "./constSites";
 import type { FileIndex } from "./fileIndex";
 import { namedChildren, unparen } from "./nodes";
 
@@ -167,6 +175,21 @@ export class Constants {
     return idx.shared("constants", () => new Constants(idx));
   }
 
+  /** Places found ahead by `prefetch`, by name, until the name is looked up. */
+  private readonly prefetched = new Map<string, number[]>();
+
+  /**
+   * Finds the places of names about to be looked up in one scan of the text (see sitesOfNames). Only a
+   * lookup counts as reading a name: this records nothing.
+   */
+  prefetch(names: Iterable<string>): void {
+    const wanted = new Set<string>();
+    for (const n of names)
+      if (NAME.test(n) && !this.bindings.has(n) && !this.prefetched.has(n)) wanted.add(n);
+    if (wanted.size < 2) return;
+    for (const [n, sites] of sitesOfNames(this.idx.text, [...wanted])) this.prefetched.set(n, sites);
+  }
+
   private bindingsOf(name: string): { b: Binding; text: string }[] {
     const cached = this.bindings.get(name);
     if (cached) return cached;
@@ -176,7 +199,9 @@ export class Constants {
     // Bindings may lie anywhere in the file, also outside a windowed run's window.
     this.idx.facts.constantNames.add(name);
     const sites: BindingSite[] = [];
-    for (const at of sitesIn(this.idx.text, name)) {
+    const offsets = this.prefetched.get(name) ?? sitesIn(this.idx.text, name);
+    this.prefetched.delete(name);
+    for (const at of offsets) {
       const site = bindingAt(this.idx, at, name);
       const text = site && site !== "reassigned" ? bindingText(site.b) : "";
       sites.push({ at, what: describeSite(site, text) });

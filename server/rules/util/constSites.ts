@@ -49,12 +49,27 @@ function mayBind(text: string, index: number, name: string): boolean {
  * skipped without asking the tree.
  */
 export function sitesIn(text: string, name: string, from = 0, to = text.length): number[] {
-  const out: number[] = [];
+  return sitesOfNames(text, [name], from, to).get(name)!;
+}
+
+/**
+ * `sitesIn` of several names (identifiers) at once: one scan of the text for all of them, as scanning
+ * costs about the same for one name as for many.
+ */
+export function sitesOfNames(
+  text: string,
+  names: readonly string[],
+  from = 0,
+  to = text.length,
+): Map<string, number[]> {
+  const out = new Map<string, number[]>(names.map((n) => [n, []]));
+  if (names.length === 0) return out;
   // A regex, not indexOf: a name like `block` is inside thousands of longer words (blockIdx, blockDim).
-  const re = new RegExp(`\\b${name}\\b`, "g");
+  // Two names never match at one place: each match is a whole word.
+  const re = new RegExp(`\\b(?:${names.join("|")})\\b`, "g");
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text))
-    if (mayBind(text, m.index, name)) out.push(m.index);
+    if (mayBind(text, m.index, m[0])) out.get(m[0])!.push(m.index);
   return out;
 }
 
@@ -96,7 +111,12 @@ const CONST_OR_CONSTEXPR: ReadonlySet<string> = new Set(["const", "constexpr"]);
  */
 function hasQualifier(text: string, decl: Node, words: ReadonlySet<string>): boolean {
   if (!text.slice(decl.startIndex, decl.endIndex).includes("const")) return false;
-  return namedChildren(decl).some((c) => c.type === "type_qualifier" && words.has(c.text));
+  // One child at a time: the qualifier is most often the first, and the rest need not be made.
+  for (let i = 0, n = decl.namedChildCount; i < n; i++) {
+    const c = decl.namedChild(i);
+    if (c?.type === "type_qualifier" && words.has(c.text)) return true;
+  }
+  return false;
 }
 
 /** The identifier at [at, at + length) and its parent (with its type), if a name node starts there. */

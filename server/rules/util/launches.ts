@@ -45,7 +45,23 @@ export class Launch {
     private readonly mayHoldComment: boolean,
     /** Each argument's text when every one is a plain identifier or integer literal, else undefined. */
     readonly plain: readonly string[] | undefined,
+    /** The `<<<…>>>` text, and the grammar's reserved words, for `texts`. */
+    private readonly written: string,
+    private readonly reserved: ReadonlySet<string>,
   ) {}
+
+  private someTexts: readonly (string | undefined)[] | undefined;
+  private textsRead = false;
+
+  /** Each argument's text where it is a plain identifier or integer literal (see argTexts), on demand. */
+  get texts(): readonly (string | undefined)[] | undefined {
+    if (this.plain) return this.plain;
+    if (!this.textsRead) {
+      this.textsRead = true;
+      this.someTexts = argTexts(this.written, this.syntax, this.reserved);
+    }
+    return this.someTexts;
+  }
 
   /** The <<<grid, block, smem, stream>>> arguments' nodes. */
   get config(): Node[] {
@@ -72,9 +88,8 @@ export function findLaunches(idx: FileIndex): Launch[] {
     const written = text.slice(at, k.endIndex);
     // Only where the text has a `/` can a comment be among the arguments.
     const mayHoldComment = written.includes("/");
-    out.push(
-      new Launch(call, k, mayHoldComment, mayHoldComment ? undefined : plainArgs(written, k, reserved)),
-    );
+    const plain = mayHoldComment ? undefined : plainArgs(written, k, reserved);
+    out.push(new Launch(call, k, mayHoldComment, plain, written, reserved));
   }
   return out;
 }
@@ -112,6 +127,48 @@ function plainArgs(written: string, k: Node, reserved: ReadonlySet<string>): str
   if (!args.every((a) => INTEGER.test(a) || (WORD.test(a) && !reserved.has(a)))) return undefined;
   // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
   return k.namedChildCount === args.length && !k.hasError ? args : undefined;
+}
+
+/**
+ * The arguments' texts of `<<<…>>>` (`written`, the node `k`), each where it is a plain name or integer
+ * (`<<<(n + 255) / 256, 256>>>` gives [undefined, "256"]); undefined where none is, or where the text
+ * cannot be split at its commas for sure (a comment, a string, a template's `<…>` or a macro).
+ */
+function argTexts(
+  written: string,
+  k: Node,
+  reserved: ReadonlySet<string>,
+): (string | undefined)[] | undefined {
+  if (!written.endsWith(">>>")) return undefined;
+  const inner = written.slice(3, -3);
+  if (/\/\/|\/\*|["'<>#]/.test(inner)) return undefined;
+  const texts = splitArgs(inner).map((a) => {
+    const t = a.trim();
+    return INTEGER.test(t) || (WORD.test(t) && !reserved.has(t)) ? t : undefined;
+  });
+  if (texts.every((t) => t === undefined)) return undefined;
+  // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
+  // A comma split wrongly would give one argument more than the tree has.
+  return k.namedChildCount === texts.length && !k.hasError ? texts : undefined;
+}
+
+/** `inner` split at the commas outside any brackets. */
+function splitArgs(inner: string): string[] {
+  if (!/[([{]/.test(inner)) return inner.split(",");
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(inner.slice(start));
+  return out;
 }
 
 /** Per grammar (not per file): its words that are not identifiers. */

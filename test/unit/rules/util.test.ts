@@ -7,6 +7,8 @@ import { archOffRanges, hasBf16Guard, inRanges } from "../../../server/rules/uti
 import { Constants } from "../../../server/rules/util/constEval";
 import { FileIndex } from "../../../server/rules/util/fileIndex";
 import { parseDeclarators } from "../../../server/rules/util/halfTypes";
+import { sitesIn, sitesOfNames } from "../../../server/rules/util/constSites";
+import { findLaunches } from "../../../server/rules/util/launches";
 
 async function index(text: string): Promise<FileIndex> {
   return FileIndex.of({ tree: await parseSource(text), text });
@@ -83,6 +85,34 @@ describe("lint-time constants", () => {
   });
   it("does not loop on self-reference", async () => {
     assert.equal(await valueOf("#define A (B + 1)\n#define B (A + 1)\n", "A"), undefined);
+  });
+});
+
+describe("launch arguments from the text", () => {
+  async function texts(launch: string): Promise<readonly (string | undefined)[] | undefined> {
+    const [l] = findLaunches(await index(`void f() { k${launch}(x); }\n`));
+    return l!.texts;
+  }
+  it("each argument that is a plain name or integer, also beside ones that are not", async () => {
+    assert.deepEqual(await texts("<<<rows, kBlock, 0, stream>>>"), ["rows", "kBlock", "0", "stream"]);
+    assert.deepEqual(await texts("<<<(n + 255) / 256, 256>>>"), [undefined, "256"]);
+    assert.deepEqual(await texts("<<<dim3(a, b), 128>>>"), [undefined, "128"]);
+    assert.deepEqual(await texts("<<<n, dim3(a, b)>>>"), ["n", undefined]);
+  });
+  it("none where the commas cannot be told for sure: a comment, a template, no plain argument", async () => {
+    assert.equal(await texts("<<<n /* rows */, 256>>>"), undefined);
+    assert.equal(await texts("<<<cdiv<int, 4>(n), 256>>>"), undefined);
+    assert.equal(await texts("<<<n * 2, m + 1>>>"), undefined);
+  });
+});
+
+describe("constant sites", () => {
+  it("one scan for several names finds what one scan per name finds", () => {
+    const text = "#define BLOCK 256\nint block = BLOCK; block += 1; blockIdx.x; kBlock(block); f(BLOCK);\n";
+    const names = ["block", "BLOCK", "kBlock", "missing"];
+    const all = sitesOfNames(text, names);
+    for (const n of names) assert.deepEqual(all.get(n), sitesIn(text, n), n);
+    assert.deepEqual(all.get("block"), [text.indexOf("block ="), text.indexOf("block +=")]);
   });
 });
 
