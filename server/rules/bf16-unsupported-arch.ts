@@ -45,15 +45,13 @@ function unguardedUses(
   // `fragment` is written in the function before the type, the tree need not be asked.
   const firstFragment = new Map<number, number>();
   let off: readonly [number, number][] | undefined;
-  const fileFirst = idx.text.indexOf("fragment");
   for (const m of idx.scan(BF16_TYPE)) {
-    // No `fragment` anywhere before the type: none in its function either (no function search needed).
-    if (fileFirst < 0 || fileFirst >= m.index) continue;
     // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
     const fn = idx.deviceFunctionAt(m.index);
     if (!fn) continue;
     let first = firstFragment.get(fn.start);
     if (first === undefined) {
+      // Within the function only (a slice): a search of the whole text costs more than the rule, per edit.
       const at = idx.text.slice(fn.start, fn.end).indexOf("fragment");
       first = at < 0 ? fn.end : fn.start + at;
       firstFragment.set(fn.start, first);
