@@ -14,13 +14,12 @@ import {
   loadCalibration,
   saveCalibration,
   UNCALIBRATED_NOTE,
-  type TimingCalibration,
 } from "../../../server/bench/calibration";
 import { EMPTY_SYMBOL } from "../../../server/bench/emptyKernel";
 import { formatTable } from "../../../server/bench/report";
 import { runBenchmark } from "../../../server/bench/runBench";
 import { median, midMean, ncuArgs } from "../../../server/profile/calibrate";
-import { FakeRunner, ok, stats } from "./fakeRunner";
+import { FakeRunner, H200_CALIBRATION, ok, stats } from "./fakeRunner";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
 const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
@@ -36,15 +35,7 @@ const run = (answer: BenchmarkResult, calibrationPath: string, runner = new Fake
     calibrationPath,
   });
 
-const h200cal: TimingCalibration = {
-  gpu: "NVIDIA H200",
-  driverVersion: 13000,
-  offsetNs: 900,
-  eventNs: 3100,
-  ncuNs: 2200,
-  ncuLaunches: 20,
-  calibratedAt: "2026-11-24T11:00:00.000Z",
-};
+const h200cal = H200_CALIBRATION;
 
 test("the correction takes the offset off every time, never below 0, and keeps the raw median and the spread", () => {
   const s = { ...stats(4000), minNs: 3000, maxNs: 5000, meanNs: 4100 };

@@ -9,6 +9,7 @@ import type {
   RunnerMethod,
   RunnerRequests,
 } from "../../../native/runner/protocol";
+import type { TimingCalibration } from "../../../server/bench/calibration";
 import { EMPTY_SYMBOL } from "../../../server/bench/emptyKernel";
 import type { BenchRunner } from "../../../server/bench/runBench";
 
@@ -18,6 +19,17 @@ export const h200 = JSON.parse(
 
 /** The empty kernel's event median a fake runner answers a calibrated run with: the test calibrations' eventNs. */
 export const EMPTY_EVENT_NS = 3100;
+
+/** A calibration of the fake H200 whose event time is the fake runner's empty kernel (offset 900 ns). */
+export const H200_CALIBRATION: TimingCalibration = {
+  gpu: h200.name,
+  driverVersion: 13000,
+  offsetNs: 900,
+  eventNs: EMPTY_EVENT_NS,
+  ncuNs: 2200,
+  ncuLaunches: 20,
+  calibratedAt: "2026-11-24T11:00:00.000Z",
+};
 
 /** A calibrated run's request for the empty kernel (emptyKernel.ts), answered at `emptyNs`; else undefined. */
 export function emptyAnswer(req: BenchmarkRequest, emptyNs = EMPTY_EVENT_NS): BenchmarkResult | undefined {

@@ -15,6 +15,7 @@ import type { TorchRequest } from "../../../server/bench/torch/torchProtocol";
 import { addLaunchObserver, setLaunchPolicy } from "../../../server/process/launch";
 import { trustPolicy } from "../../../server/process/trust";
 import { raisingLine, torchFixture } from "../../support/torchFixture";
+import { H200_CALIBRATION } from "./fakeRunner";
 import { cacheDir, dir, fakePython, fakeRunner, h200, okAnswer } from "./torchFakes";
 
 const fixture = torchFixture;
@@ -262,18 +263,7 @@ test("cancel during the kernel's sizes also stops the sidecar", async () => {
 
 test("on a calibrated GPU torch's times lose the same event overhead as the kernel's", async () => {
   const calibrationPath = join(mkdtempSync(join(tmpdir(), "ckd-cal-")), "timing-calibration.json");
-  await saveCalibration(
-    {
-      gpu: h200.name,
-      driverVersion: 13000,
-      offsetNs: 900,
-      eventNs: 3100,
-      ncuNs: 2200,
-      ncuLaunches: 20,
-      calibratedAt: "2026-11-24T11:00:00.000Z",
-    },
-    calibrationPath,
-  );
+  await saveCalibration(H200_CALIBRATION, calibrationPath);
   const r = await runBenchmark({
     file: fixture,
     kernel: "copy_inputs",
