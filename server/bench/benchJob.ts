@@ -94,7 +94,8 @@ export function isRunnerError(e: unknown): e is RunnerError & Error {
   return e instanceof Error && typeof (e as unknown as RunnerError).code === "string";
 }
 
-/** The runner's own cancellation, as the benchmark reports it. */
+/** A cancellation, the run's own or the runner's, thrown on as the benchmark reports it. */
 export function rethrowCancelled(e: unknown): void {
+  if (e instanceof BenchError && e.code === "CANCELLED") throw e;
   if (isRunnerError(e) && e.code === "CANCELLED") throw new BenchError("CANCELLED", "cancelled");
 }

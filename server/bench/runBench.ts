@@ -82,7 +82,6 @@ async function calibrationFor(
       applied = appliedThisRun(applied, await timeEmptyKernel(job, env.nvcc, env.device, timing));
     } catch (e) {
       rethrowCancelled(e);
-      if (e instanceof BenchError && e.code === "CANCELLED") throw e;
       notes.push(
         `the empty kernel could not be timed in this run (${errorMessage(e)}): the cached offset applies`,
       );
