@@ -3,9 +3,10 @@
 // size) timed by CUDA events around each launch while a blocking kernel holds the stream until all is
 // enqueued (neither the flush nor the launch latency is timed), until the RSD target is met with
 // enough samples or the noise has settled above it (StoppingRule), the sample cap is hit, or the time
-// budget runs out.
+// budget runs out. A small kernel's samples take several copies of its buffers in turn (bufferSets.ts).
 import { performance } from "node:perf_hooks";
 import type { CudaAddon, DevicePtr, FunctionHandle, ModuleHandle, RawDeviceAttributes } from "../addon";
+import { bufferSetCount, moreBufferSets } from "./bufferSets";
 import { BenchData, type DeviceBuffer } from "./deviceData";
 import { DTYPE_BYTES, POISON_BYTE, packPointer, packScalar } from "./hostData";
 import type {
@@ -139,14 +140,25 @@ function prepare(
   return { spec, fn, args, outputs };
 }
 
-function launchOptions(p: Prepared) {
+/** A prepared kernel and the argument sets its samples take in turn (the first: the checked one's). */
+interface Timed extends Prepared {
+  sets: Uint8Array[][];
+}
+
+function launchOptions(p: Prepared, args = p.args) {
   return {
     fn: p.fn,
     grid: p.spec.grid,
     block: p.spec.block,
     sharedMemBytes: p.spec.dynamicSmemBytes,
-    args: p.args,
+    args,
   };
+}
+
+/** After the check: the kernel with more sets of its buffers when they are small (bufferSets.ts). */
+function withBufferSets(cuda: CudaAddon, p: Prepared, allocations: DevicePtr[], data: BenchData): Timed {
+  const count = bufferSetCount(p.spec);
+  return { ...p, sets: moreBufferSets(cuda, p.spec, p.args, count, allocations, data) };
 }
 
 /** One launch on poisoned outputs, so unwritten elements show. */
@@ -184,17 +196,21 @@ function flushBuffer(cuda: CudaAddon, state: RunnerState, device: number, l2Byte
 
 function measure(
   cuda: CudaAddon,
-  p: Prepared,
+  p: Timed,
   timing: TimingOptions,
   flush: { ptr: DevicePtr; bytes: number } | undefined,
   phase: "sampling" | "baseline",
   progress: ProgressFn,
 ): Omit<SampleStats, "gbPerSec" | "pctPeakBandwidth" | "tflops"> {
-  const launch = flush ? { ...launchOptions(p), flush } : launchOptions(p);
+  const launches = p.sets.map((args) =>
+    flush ? { ...launchOptions(p, args), flush } : launchOptions(p, args),
+  );
+  let taken = 0;
   // Behind the blocking kernel until it fails to hold once (then every sample would wait for its
   // timeout): from there on unblocked, the samples so far dropped, and the stats say blocked: false.
   let blocked = true;
   const sampleNs = (): number | undefined => {
+    const launch = launches[taken++ % launches.length]!;
     const s = cuda.timedLaunch({ ...launch, blocking: blocked });
     if (blocked && !s.blocked) {
       blocked = false;
@@ -204,7 +220,8 @@ function measure(
   };
   return withKernel(p.spec.displayName, () => {
     progress({ phase: "warmup", samples: 0 });
-    for (let i = 0; i < timing.warmupRuns; i++) sampleNs();
+    // Each set's first timed launch is a warm-up too.
+    for (let i = 0; i < Math.max(timing.warmupRuns, launches.length); i++) sampleNs();
     let samples: number[] = [];
     let rule = new StoppingRule(timing);
     const start = performance.now();
@@ -225,7 +242,7 @@ function measure(
         lastProgress = now;
       }
     }
-    return { ...summarize(samples), stoppedBy, blocked };
+    return { ...summarize(samples), stoppedBy, blocked, bufferSets: launches.length };
   });
 }
 
@@ -272,10 +289,12 @@ export function runBenchmark(
     if (req.outputsDir) saveOutputs(cuda, kernel.outputs, req.outputsDir);
     const flush = req.timing.flushL2 ? flushBuffer(cuda, state, req.device, dev.l2CacheBytes) : undefined;
     const peak = peakDramGBs(dev);
-    const kernelStats = derive(measure(cuda, kernel, req.timing, flush, "sampling", progress), req, peak);
+    const timed = withBufferSets(cuda, kernel, allocations, data);
+    const kernelStats = derive(measure(cuda, timed, req.timing, flush, "sampling", progress), req, peak);
     const result: BenchmarkResult = { device: dev.name, kernel: kernelStats, checks, dataOn: data.where };
     if (baseline) {
-      result.baseline = derive(measure(cuda, baseline, req.timing, flush, "baseline", progress), req, peak);
+      const base = withBufferSets(cuda, baseline, allocations, data);
+      result.baseline = derive(measure(cuda, base, req.timing, flush, "baseline", progress), req, peak);
       result.speedup = result.baseline.medianNs / kernelStats.medianNs;
     }
     return result;

@@ -131,6 +131,12 @@ export interface SampleStats {
    * Absent in results from before it existed.
    */
   blocked?: boolean;
+  /**
+   * How many copies of the kernel's buffers the samples took in turn (1 for large buffers), so that
+   * no one allocation's placement in memory decides a small kernel's time. Absent in results from
+   * before it existed.
+   */
+  bufferSets?: number;
   /** Derived from the request's bytes/flops and the median; absent when those were not given. */
   gbPerSec?: number;
   /** gbPerSec as a percentage of the device's peak DRAM bandwidth. */

@@ -2,10 +2,10 @@
 // the same kernels and launch configurations, in one run, from ~3 µs to ~300 µs. ncu runs with
 // --clock-control none --cache-control all (clocks free, caches flushed before each launch, as our cold
 // samples are). Goal: within ±5% of ncu for every kernel of 3 µs or more, ±2% from 20 µs. Prints a
-// table with each row's RSD, sample count, stop reason and whether it was timed behind the blocking
-// kernel, and a verdict line; asserts nothing. First it calibrates (server/profile/calibrate.ts: an
-// empty kernel by events and by ncu, into a calibration file of its own, not the user's): "ours" is
-// the figure a calibrated run reports (event median − offset), "raw" the event median itself. The
+// table with each row's RSD, sample count, buffer sets taken in turn, stop reason and whether it was
+// timed behind the blocking kernel, and a verdict line; asserts nothing. First it calibrates
+// (server/profile/calibrate.ts: an empty kernel by events and by ncu, into a calibration file of its
+// own, not the user's): "ours" is the figure a calibrated run reports (event median − offset), "raw" the event median itself. The
 // empty kernel's corrected row equals ncu by construction (it is what was calibrated on).
 // Runs bundled (dist/gpu-tests/gpu.js) via test/gpu/run.sh bench; needs node, nvcc and ncu.
 import { execFileSync } from "node:child_process";
@@ -95,6 +95,7 @@ function row(
       within: limit === Infinity ? "(< 3 µs)" : ok ? "yes" : "NO",
       "RSD %": k.rsdPct.toFixed(2),
       samples: String(k.samples),
+      sets: String(k.bufferSets ?? 1),
       stop: k.stoppedBy,
       blocked: String(k.blocked),
     },

@@ -18,7 +18,7 @@ import { median, midMean } from "../../server/profile/calibrate";
 import { repoRoot } from "../gpu/paths";
 import { EMPTY, ncuPath, ncuTimes, tool, vadd } from "./ncuCases";
 
-const PROCESSES = 5;
+const PROCESSES = 8;
 const NCU_RUNS = 3;
 const EMPTY_RUNS = 3;
 const SIZES = [65_536, 1_048_576];

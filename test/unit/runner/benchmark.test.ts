@@ -1,10 +1,11 @@
 // runBenchmark against a fake addon (no GPU): the GPU data path when the addon has it, the host
-// fallback when its kernels do not load, and the visible fall-back to unblocked timing when the
-// blocking kernel cannot hold the stream.
+// fallback when its kernels do not load, the visible fall-back to unblocked timing when the
+// blocking kernel cannot hold the stream, and a small kernel's samples over several buffer sets.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CudaAddon, DevicePtr, FillOptions, TimedLaunchOptions } from "../../../native/addon";
 import { runBenchmark, type RunnerState } from "../../../native/runner/benchmark";
+import { BUFFER_SETS_BYTES, MAX_BUFFER_SETS, bufferSetCount } from "../../../native/runner/bufferSets";
 import type { BenchmarkRequest } from "../../../native/runner/protocol";
 import { copyRequest } from "./requests";
 
@@ -15,7 +16,7 @@ interface Fake {
 }
 
 /** A fake addon whose memory is host arrays; the kernel copies x to y, as the "copy" test kernel does. */
-function fakeAddon(opts: { gpuData: boolean; holds: boolean }): Fake {
+function fakeAddon(opts: { gpuData: boolean; holds: boolean; allocations?: number }): Fake {
   const mem = new Map<DevicePtr, Uint8Array>();
   let next = 0x1000n;
   const calls: string[] = [];
@@ -29,12 +30,17 @@ function fakeAddon(opts: { gpuData: boolean; holds: boolean }): Fake {
     unloadModule: () => undefined,
     getFunction: () => 2 as never,
     memAlloc: (bytes: number) => {
+      if (opts.allocations !== undefined && opts.allocations-- === 0)
+        throw Object.assign(new Error("out of memory"), { code: "CUDA_ERROR_OUT_OF_MEMORY" });
       next += 0x1000n + BigInt(bytes);
       mem.set(next, new Uint8Array(bytes));
       return next;
     },
     memFree: () => undefined,
-    memsetD8: (ptr, value) => void mem.get(ptr)!.fill(value),
+    memsetD8: (ptr, value) => {
+      calls.push(`memset ${value}`);
+      mem.get(ptr)!.fill(value);
+    },
     memcpyHtoD: (ptr, data) => void mem.get(ptr)!.set(data),
     memcpyDtoH: (ptr) => Buffer.from(mem.get(ptr)!),
     fillBuffer: (o: FillOptions) => {
@@ -76,12 +82,22 @@ const request: BenchmarkRequest = {
 
 const state = (): RunnerState => ({ devices: new Map(), flush: new Map() });
 
+/** The buffer pointers each timed launch passed (x and y of the copy kernel), as "x,y". */
+const pointers = (timed: TimedLaunchOptions[]): string[] =>
+  timed.map((o) =>
+    o.args
+      .slice(0, 2)
+      .map((a) => new DataView(a.buffer, a.byteOffset).getBigUint64(0, true).toString(16))
+      .join(","),
+  );
+
 describe("runBenchmark's data and timing paths", () => {
   it("generates inputs and checks outputs on the GPU, and times behind the blocking kernel", () => {
     const f = fakeAddon({ gpuData: true, holds: true });
     const r = runBenchmark(f.cuda, state(), request, () => undefined);
     assert.equal(r.dataOn, "gpu");
-    assert.deepEqual(f.calls, ["fill randn seed=1", "compare"]);
+    const more = Array.from({ length: MAX_BUFFER_SETS - 1 }, () => ["fill randn seed=1", "memset 255"]);
+    assert.deepEqual(f.calls, ["fill randn seed=1", "memset 255", "compare", ...more.flat()]);
     assert.equal(r.kernel.blocked, true);
     assert.ok(f.timed.every((o) => o.blocking === true && o.flush !== undefined));
     assert.equal(r.checks[0]!.pass, true);
@@ -91,7 +107,11 @@ describe("runBenchmark's data and timing paths", () => {
     const f = fakeAddon({ gpuData: false, holds: true });
     const r = runBenchmark(f.cuda, state(), request, () => undefined);
     assert.equal(r.dataOn, "host");
-    assert.deepEqual(f.calls, ["fill randn seed=1"], "the GPU path is not tried again in the request");
+    assert.deepEqual(
+      f.calls.filter((c) => c.startsWith("fill") || c === "compare"),
+      ["fill randn seed=1"],
+      "the GPU path is not tried again in the request",
+    );
     assert.equal(r.checks[0]!.pass, true);
     assert.equal(r.checks[0]!.unwritten, 0);
   });
@@ -106,5 +126,38 @@ describe("runBenchmark's data and timing paths", () => {
       "one timeout, not one per sample",
     );
     assert.equal(r.kernel.samples, 10, "samples from the unblocked timing only");
+  });
+
+  it("takes a small kernel's buffer sets in turn, the checked set first, and says how many", () => {
+    const f = fakeAddon({ gpuData: true, holds: true });
+    const r = runBenchmark(f.cuda, state(), request, () => undefined);
+    const used = pointers(f.timed);
+    const sets = used.slice(0, MAX_BUFFER_SETS);
+    assert.equal(new Set(sets).size, MAX_BUFFER_SETS, "a different x and y in each set");
+    assert.equal(new Set(sets.flatMap((s) => s.split(","))).size, 2 * MAX_BUFFER_SETS);
+    used.forEach((p, i) => assert.equal(p, sets[i % MAX_BUFFER_SETS], `sample ${i} in turn`));
+    assert.equal(r.kernel.bufferSets, MAX_BUFFER_SETS);
+    assert.ok(used.length >= MAX_BUFFER_SETS + 10, "a warm-up launch on each set, then the samples");
+    assert.equal(f.calls.filter((c) => c === "compare").length, 1, "only the first set is checked");
+  });
+
+  it("times over the sets that fit when the GPU runs out of memory for more", () => {
+    // 2 allocations of the checked set, 2 of one more, then out of memory mid-set.
+    const f = fakeAddon({ gpuData: true, holds: true, allocations: 5 });
+    const r = runBenchmark(f.cuda, state(), request, () => undefined);
+    assert.equal(r.kernel.bufferSets, 2);
+    assert.equal(new Set(pointers(f.timed)).size, 2);
+  });
+
+  it("gives large buffers, and kernels without buffers, one set", () => {
+    const sized = (count: number) => ({
+      ...request.kernel,
+      args: request.kernel.args.map((a) => (a.kind === "buffer" ? { ...a, count } : a)),
+    });
+    assert.equal(bufferSetCount(sized(1024)), MAX_BUFFER_SETS);
+    // Two f32 buffers of a quarter of the sets' bytes each: two sets fit.
+    assert.equal(bufferSetCount(sized(BUFFER_SETS_BYTES / 16)), 2);
+    assert.equal(bufferSetCount(sized(BUFFER_SETS_BYTES / 4)), 1);
+    assert.equal(bufferSetCount({ ...request.kernel, args: [] }), 1);
   });
 });
