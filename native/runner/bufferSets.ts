@@ -11,8 +11,8 @@ import { DTYPE_BYTES, POISON_BYTE, packPointer } from "./hostData";
 import type { LaunchSpec } from "./protocol";
 
 /** At most this many sets, as long as they fit in BUFFER_SETS_BYTES together. */
-export const MAX_BUFFER_SETS = 8;
-export const BUFFER_SETS_BYTES = 64 * 1024 * 1024;
+export const MAX_BUFFER_SETS = 16;
+export const BUFFER_SETS_BYTES = 128 * 1024 * 1024;
 
 function setBytes(spec: LaunchSpec): number {
   return spec.args.reduce((n, a) => n + (a.kind === "buffer" ? a.count * DTYPE_BYTES[a.dtype] : 0), 0);
