@@ -12,9 +12,11 @@ export function summarize(samplesNs: readonly number[]): Summary {
   const mean = sorted.reduce((s, x) => s + x, 0) / n;
   const variance = n > 1 ? sorted.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1) : 0;
   const stdev = Math.sqrt(variance);
+  const middle = sorted.slice(Math.floor(n / 4), Math.ceil((n * 3) / 4));
   return {
     samples: n,
     medianNs: median,
+    midMeanNs: middle.reduce((s, x) => s + x, 0) / middle.length,
     minNs: sorted[0]!,
     maxNs: sorted[n - 1]!,
     meanNs: mean,

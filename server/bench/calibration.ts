@@ -143,6 +143,7 @@ export function correctStats(s: SampleStats, offsetNs: number): CorrectedStats {
     minNs: less(s.minNs),
     maxNs: less(s.maxNs),
     meanNs: less(s.meanNs),
+    ...(s.midMeanNs !== undefined ? { midMeanNs: less(s.midMeanNs) } : {}),
     eventMedianNs: s.medianNs,
   };
 }

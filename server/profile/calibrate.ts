@@ -11,7 +11,7 @@ import type { BenchmarkRequest, TimingOptions } from "../../native/runner/protoc
 import { RunnerClient, RunnerRequestError } from "../../native/runner/runnerClient";
 import { BenchError, type BenchRunner } from "../bench/benchJob";
 import { calibrationPath, saveCalibration, type TimingCalibration } from "../bench/calibration";
-import { compileEmptyKernel, EMPTY_KERNEL, EMPTY_SYMBOL } from "../bench/emptyKernel";
+import { compileEmptyKernel, EMPTY_KERNEL, EMPTY_SYMBOL, eventFigure } from "../bench/emptyKernel";
 import { DEFAULT_TIMING } from "../bench/plan";
 import { resolveNvcc } from "../compiler/nvcc";
 import { errorMessage } from "../util/errorMessage";
@@ -77,9 +77,12 @@ export function ncuArgs(report: string): string[] {
   ];
 }
 
-/** The runner's median of the empty kernel between its events, as a user kernel is timed. */
+/**
+ * The runner's figure of the empty kernel between its events, as a user kernel is timed: the median of
+ * EVENT_RUNS runs' mid-means (eventFigure).
+ */
 async function eventNs(job: CalibrateJob, req: BenchmarkRequest): Promise<number> {
-  const medians: number[] = [];
+  const figures: number[] = [];
   for (let i = 0; i < EVENT_RUNS; i++) {
     const r = await job.runner.request("benchmark", req, job.signal ? { signal: job.signal } : {});
     if (r.kernel.blocked === false)
@@ -87,9 +90,9 @@ async function eventNs(job: CalibrateJob, req: BenchmarkRequest): Promise<number
         "CALIBRATION",
         "the blocking kernel could not hold the stream, so the events include the launch latency; calibrate without a profiler or CUDA_LAUNCH_BLOCKING",
       );
-    medians.push(r.kernel.medianNs);
+    figures.push(eventFigure(r.kernel));
   }
-  return median(medians);
+  return median(figures);
 }
 
 /** ncu's gpu__time_duration of the empty kernel (midMean of its launches), from the runner run under ncu. */

@@ -26,10 +26,14 @@ const SIZES = [65_536, 1_048_576];
 interface Child {
   /** The empty kernel timed as a calibrated run times it (emptyTiming: 200 samples), first (ns). */
   runEmpty: number;
+  /** Its mid-mean (the mean of the middle half of its samples, ns). */
+  runEmptyMid: number;
   /** The empty kernel's runs with the default timing (event median and mean, ns), before the vector adds. */
   empty: { medianNs: number; meanNs: number }[];
   /** Raw event medians of each vadd size (ns). */
   vadd: number[];
+  /** Their mid-means (ns). */
+  vaddMid: number[];
   /** Wall time of the runEmpty request: what a calibrated run pays for it. */
   emptyMs: number;
 }
@@ -41,16 +45,18 @@ async function child(cubin: string): Promise<void> {
   try {
     await client.request("devices", {});
     const t0 = performance.now();
-    const runEmpty = (await time(EMPTY, emptyTiming(DEFAULT_TIMING))).medianNs;
+    const runEmptyStats = await time(EMPTY, emptyTiming(DEFAULT_TIMING));
     const emptyMs = performance.now() - t0;
     const empty = [];
     for (let i = 0; i < EMPTY_RUNS; i++) empty.push(await time(EMPTY));
-    const vadds: number[] = [];
-    for (const n of SIZES) vadds.push((await time(vadd(n))).medianNs);
+    const vadds = [];
+    for (const n of SIZES) vadds.push(await time(vadd(n)));
     const result: Child = {
-      runEmpty,
+      runEmpty: runEmptyStats.medianNs,
+      runEmptyMid: runEmptyStats.midMeanNs ?? NaN,
       empty: empty.map((e) => ({ medianNs: e.medianNs, meanNs: e.meanNs })),
-      vadd: vadds,
+      vadd: vadds.map((v) => v.medianNs),
+      vaddMid: vadds.map((v) => v.midMeanNs ?? NaN),
       emptyMs,
     };
     console.log(JSON.stringify(result));
@@ -74,15 +80,20 @@ interface NcuRun {
 }
 
 /**
- * Offset estimators from the empty kernel's event time (`c`: the run's own runner process; `o`:
- * another one, as a cached calibration was taken) and ncu's figure of it.
+ * A calibrated run's figure of vadd size i (ns), by each way of taking the offset off: ncu's figure of
+ * the empty kernel (its mid-mean) less the empty kernel's event time in another process (as a cached
+ * calibration was taken), or in the run's own process (its median, or its mid-mean), from the
+ * kernel's median (what a run reports) or its mid-mean.
  */
-const ESTIMATORS: Record<string, (c: Child, o: Child, n: NcuRun) => number> = {
-  "cached (another process's median of 3 − ncu median: before)": (_c, o, n) =>
-    median(o.empty.map((e) => e.medianNs)) - n.emptyMedian,
-  "cached, ncu mid-mean": (_c, o, n) => median(o.empty.map((e) => e.medianNs)) - n.emptyMidMean,
-  "this run's (200 samples in its process − ncu mid-mean: now)": (c, _o, n) => c.runEmpty - n.emptyMidMean,
+const ESTIMATORS: Record<string, (c: Child, o: Child, n: NcuRun, i: number) => number> = {
+  "cached (another process's median of 3)": (c, o, n, i) =>
+    c.vadd[i]! - (median(o.empty.map((e) => e.medianNs)) - n.emptyMidMean),
+  "this run's empty median (before)": (c, _o, n, i) => c.vadd[i]! - (c.runEmpty - n.emptyMidMean),
+  "this run's empty mid-mean (now)": (c, _o, n, i) => c.vadd[i]! - (c.runEmptyMid - n.emptyMidMean),
+  "this run's empty mid-mean, kernel's mid-mean": (c, _o, n, i) =>
+    c.vaddMid[i]! - (c.runEmptyMid - n.emptyMidMean),
 };
+const NOW = "this run's empty mid-mean (now)";
 
 function main(): void {
   const nvcc = tool("nvcc");
@@ -119,27 +130,38 @@ function main(): void {
     children.map((c, p) => ({
       process: p + 1,
       "run's empty µs": us(c.runEmpty),
+      "mid-mean": us(c.runEmptyMid),
       "empty medians µs": c.empty.map((e) => us(e.medianNs)).join(" "),
       "empty means µs": c.empty.map((e) => us(e.meanNs)).join(" "),
       "run's empty ms": c.emptyMs.toFixed(0),
-      ...Object.fromEntries(SIZES.map((s, i) => [`vadd ${s} raw µs`, us(c.vadd[i]!)])),
+      ...Object.fromEntries(
+        SIZES.map((s, i) => [`vadd ${s} raw µs (mid-mean)`, `${us(c.vadd[i]!)} (${us(c.vaddMid[i]!)})`]),
+      ),
     })),
   );
-  // Every (runner process, other process, ncu process) stands for one calibrated run: its Δ of each vadd.
-  for (const [name, offsetOf] of Object.entries(ESTIMATORS))
+  // Every (runner process, other process, ncu process) stands for one calibrated run: its Δ of each
+  // vadd (the other process matters only to the cached offset).
+  const delta = (name: string, i: number, c: Child, o: Child, n: NcuRun) =>
+    ((ESTIMATORS[name]!(c, o, n, i) - n.vadd[i]!) / n.vadd[i]!) * 100;
+  for (const name of Object.keys(ESTIMATORS))
     SIZES.forEach((s, i) => {
       const d = children.flatMap((c) =>
-        children
-          .filter((o) => o !== c)
-          .flatMap((o) =>
-            ncuRuns.map((n) => ((c.vadd[i]! - offsetOf(c, o, n) - n.vadd[i]!) / n.vadd[i]!) * 100),
-          ),
+        (name.startsWith("cached") ? children.filter((o) => o !== c) : [c]).flatMap((o) =>
+          ncuRuns.map((n) => delta(name, i, c, o, n)),
+        ),
       );
       const sd = Math.sqrt(mean(d.map((x) => (x - mean(d)) ** 2)));
       console.log(
         `vadd ${s}, offset by ${name}: Δ ${Math.min(...d).toFixed(1)}% .. ${Math.max(...d).toFixed(1)}%, mean ${mean(d).toFixed(1)}%, sd ${sd.toFixed(1)}%`,
       );
     });
+  console.log(`vadd ${SIZES[0]}, Δ of each pairing, offset by ${NOW}:`);
+  console.table(
+    children.map((c, p) => ({
+      process: p + 1,
+      ...Object.fromEntries(ncuRuns.map((n, j) => [`ncu ${j + 1}`, `${delta(NOW, 0, c, c, n).toFixed(1)}%`])),
+    })),
+  );
 }
 
 const args = process.argv.slice(2);

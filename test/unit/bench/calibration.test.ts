@@ -15,7 +15,7 @@ import {
   saveCalibration,
   UNCALIBRATED_NOTE,
 } from "../../../server/bench/calibration";
-import { EMPTY_SYMBOL } from "../../../server/bench/emptyKernel";
+import { EMPTY_SYMBOL, eventFigure } from "../../../server/bench/emptyKernel";
 import { formatTable } from "../../../server/bench/report";
 import { runBenchmark } from "../../../server/bench/runBench";
 import { median, midMean, ncuArgs } from "../../../server/profile/calibrate";
@@ -158,6 +158,21 @@ test("a calibrated run times the empty kernel in its own runner process: offset 
   const none = new FakeRunner(() => ok(4000, 6000));
   await run(ok(4000, 6000), fresh(), none);
   assert.equal(none.empties.length, 0, "uncalibrated: nothing to time");
+});
+
+test("this run's empty kernel counts by its mid-mean: its median snaps to the events' 32 ns ticks", async () => {
+  const path = fresh();
+  await saveCalibration(h200cal, path);
+  const runner = new FakeRunner((req) =>
+    req.kernel.symbol === EMPTY_SYMBOL
+      ? { ...ok(0, 0), kernel: { ...stats(3232), midMeanNs: 3172, blocked: true } }
+      : ok(4000, 6000),
+  );
+  runner.emptyNs = undefined;
+  const r = await run(ok(4000, 6000), path, runner);
+  assert.deepEqual([r.calibration?.offsetNs, r.calibration?.runEventNs], [972, 3172]);
+  assert.equal(r.points[0]!.kernel?.medianNs, 4000 - 972);
+  assert.equal(eventFigure(stats(3232)), 3232, "a runner from before mid-means: the median");
 });
 
 test("an empty kernel the runner cannot hold behind the blocking kernel: the cached offset, with a note", async () => {

@@ -22,6 +22,16 @@ describe("sample statistics", () => {
     assert.throws(() => summarize([]), /no samples/);
   });
 
+  it("gives the mean of the middle half, which follows a level between ticks where the median snaps to one", () => {
+    // 32 ns event ticks: 40% of samples on 3008, 60% on 3040, one stray.
+    const ticks = [...Array<number>(8).fill(3008), ...Array<number>(11).fill(3040), 50_000];
+    const s = summarize(ticks);
+    assert.equal(s.medianNs, 3040);
+    // The middle half: samples 5..14 of 20 sorted, 3 on 3008 and 7 on 3040; the stray is out.
+    assert.equal(s.midMeanNs, (3 * 3008 + 7 * 3040) / 10);
+    assert.equal(summarize([7]).midMeanNs, 7);
+  });
+
   it("keeps a running RSD equal to the batch one", () => {
     const xs = Array.from({ length: 500 }, (_, i) => 1000 + ((i * 7919) % 101));
     const r = new RunningStats();
