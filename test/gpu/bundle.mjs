@@ -1,5 +1,5 @@
 // Bundles the GPU tests and GPU benchmarks (and ncuTarget.ts, the process bench:gpu profiles, and
-// placementStudy.ts, run by hand) to dist/gpu-tests/*.js so they run on the GPU machine with a bare
+// the *Study.ts scripts, run by hand) to dist/gpu-tests/*.js so they run on the GPU machine with a bare
 // node (no npm, no node_modules, no tsx there). Run by test/gpu/run.sh where esbuild exists.
 import * as esbuild from "esbuild";
 import { readdirSync } from "node:fs";
@@ -10,7 +10,7 @@ const entries = [
     .filter((f) => f.endsWith(".test.ts"))
     .map((f) => join("test/gpu", f)),
   ...readdirSync("test/bench")
-    .filter((f) => /^gpu.*\.ts$/.test(f) || f === "ncuTarget.ts" || f === "placementStudy.ts")
+    .filter((f) => /^gpu.*\.ts$/.test(f) || f === "ncuTarget.ts" || /Study\.ts$/.test(f))
     .map((f) => join("test/bench", f)),
 ];
 await esbuild.build({
