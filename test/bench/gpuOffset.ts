@@ -4,8 +4,9 @@
 // PROCESSES runner processes each time the empty kernel as a calibrated run does (emptyKernel.ts),
 // then 3 more times as --calibrate does, then the vector adds. Each vadd is corrected with each
 // estimator of the offset, for every pairing of processes, and its Δ against ncu summarized: the
-// cached offset (another process's empty kernel, as `--calibrate` left it) against this run's.
-// Prints tables; asserts nothing. Child mode: `gpuOffset.js --child CUBIN`.
+// cached offset (another process's empty kernel, as `--calibrate` left it) against this run's (by the
+// empty kernel's median, as before, or its mid-mean, as now); then each pairing's Δ as a run now
+// reports it. Prints tables; asserts nothing. Child mode: `gpuOffset.js --child CUBIN`.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
