@@ -8,35 +8,11 @@
 // empty kernel moved 2.94-3.17 µs (sd 73 ns) and vector add with it: its mid-mean less the empty
 // kernel's had an sd of 30 ns across processes, its median less the empty kernel's 67 ns (medians
 // snap to the events' 32 ns ticks). Hence the offset takes the empty kernel's mid-mean.
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { DevicePtr } from "../../native/addon";
-import { loadAddon } from "../../native/runner/addon";
-import { packPointer, packScalar } from "../../native/runner/hostData";
+import { spawnSync } from "node:child_process";
 import { median } from "../../server/profile/calibrate";
-import { tool } from "./ncuCases";
+import { compileStudyKernels, mean, N, openDevice, sd, us, vaddSets } from "./studyKernels";
 
-const PROCESSES = 5;
-const MODULES = 6;
-const SETS = 16;
-const ROUNDS = 3;
-const K = 64;
-const N = 65_536;
-
-const SRC = `
-extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = a[i] + b[i];
-}
-extern "C" __global__ void empty_k() {}
-`;
-
-const mean = (x: readonly number[]) => x.reduce((a, b) => a + b, 0) / x.length;
-const sd = (x: readonly number[]) => Math.sqrt(mean(x.map((v) => (v - mean(x)) ** 2)));
-const us = (ns: number) => (ns / 1e3).toFixed(3);
-
+/** One load's figures of the empty kernel and the vector add (ns). */
 interface Load {
   emptyMedian: number;
   emptyMean: number;
@@ -44,21 +20,19 @@ interface Load {
   vaddMean: number;
 }
 
+const PROCESSES = 5;
+const MODULES = 6;
+const SETS = 16;
+const ROUNDS = 3;
+const K = 64;
+
 function child(cubin: string): void {
-  const cuda = loadAddon();
-  cuda.init();
-  cuda.useDevice(0);
+  const cuda = openDevice();
   const mods = Array.from({ length: MODULES }, () => cuda.loadModule(cubin));
   const fns = mods.map((m) => ({ vadd: cuda.getFunction(m, "vadd"), empty: cuda.getFunction(m, "empty_k") }));
   const fb = Math.max(2 * cuda.deviceAttributes(0).l2CacheBytes, 32 << 20);
   const flush = { ptr: cuda.memAlloc(fb), bytes: fb };
-  const sets = Array.from({ length: SETS }, () => {
-    const ptrs: DevicePtr[] = [0, 1, 2].map(() => cuda.memAlloc(N * 4));
-    for (const i of [0, 1])
-      cuda.fillBuffer({ ptr: ptrs[i]!, dtype: "f32", count: N, kind: "randn", seed: i + 1, a: 0, b: 0 });
-    return [...ptrs.map(packPointer), packScalar("i32", N)];
-  });
-  cuda.synchronize();
+  const sets = vaddSets(cuda, SETS, false).map((s) => s.args);
   const one: [number, number, number] = [1, 1, 1];
   const empty = fns.map(() => [] as number[]);
   const vadd = fns.map(() => [] as number[]);
@@ -82,14 +56,7 @@ function child(cubin: string): void {
 }
 
 function main(): void {
-  const work = mkdtempSync(join(tmpdir(), "ckd-modules-"));
-  writeFileSync(join(work, "k.cu"), SRC);
-  const cubin = join(work, "k.cubin");
-  const cc = execFileSync("nvidia-smi", ["--query-gpu=compute_cap", "--format=csv,noheader"], {
-    encoding: "utf8",
-  });
-  const arch = `-arch=sm_${cc.trim().split("\n")[0]!.replace(".", "")}`;
-  execFileSync(tool("nvcc")!, ["-cubin", arch, "-o", cubin, join(work, "k.cu")]);
+  const { cubin } = compileStudyKernels("ckd-modules-");
   const procs: Load[][] = [];
   for (let p = 0; p < PROCESSES; p++) {
     const r = spawnSync(process.execPath, [__filename, "--child", cubin], { encoding: "utf8" });

@@ -11,15 +11,13 @@
 // between processes. Δ against ncu: −6.6%..+0.2% (sd 2.0%) from one set, −4.0%..−0.3% (sd 1.2%) from
 // the mean over the sets. Hence benchmark.ts times a small kernel over several sets (bufferSets.ts).
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import type { CudaAddon, DevicePtr, FunctionHandle } from "../../native/addon";
-import { loadAddon } from "../../native/runner/addon";
-import { packPointer, packScalar } from "../../native/runner/hostData";
+import type { CudaAddon, FunctionHandle } from "../../native/addon";
+import { packPointer } from "../../native/runner/hostData";
 import { median, midMean } from "../../server/profile/calibrate";
-import { ncuPath, tool } from "./ncuCases";
+import { ncuPath } from "./ncuCases";
+import { compileStudyKernels, mean, N, openDevice, sd, us, vaddSets } from "./studyKernels";
 
 const PROCESSES = 6;
 const NCU = 3;
@@ -27,21 +25,6 @@ const SETS = 12;
 const ROUNDS = 4;
 const K = 50;
 const NCU_LAUNCHES = 10;
-const N = 65_536;
-
-const SRC = `
-extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = a[i] + b[i];
-}
-extern "C" __global__ void empty_k() {}
-extern "C" __global__ void clockprobe(unsigned long long* out) {
-  unsigned long long t0, t1, c0 = clock64();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1)); } while (t1 - t0 < 200000);
-  out[0] = clock64() - c0; out[1] = t1 - t0;
-}
-`;
 
 interface Env {
   cuda: CudaAddon;
@@ -51,32 +34,10 @@ interface Env {
 }
 
 function open(cubin: string): Env {
-  const cuda = loadAddon();
-  cuda.init();
-  cuda.useDevice(0);
+  const cuda = openDevice();
   const mod = cuda.loadModule(cubin);
   const f = (s: string) => cuda.getFunction(mod, s);
   return { cuda, vadd: f("vadd"), empty: f("empty_k"), probe: f("clockprobe") };
-}
-
-/** SETS buffer sets (a, b, c), random spacers (0-3 MiB, kept) before each but the first. */
-function allocSets(cuda: CudaAddon): { args: Uint8Array[]; addr: string }[] {
-  const sets = [];
-  for (let s = 0; s < SETS; s++) {
-    if (s > 0) cuda.memAlloc(1 + Math.floor(Math.random() * 3 * 2 ** 20));
-    const ptrs: DevicePtr[] = [0, 1, 2].map(() => cuda.memAlloc(N * 4));
-    ptrs
-      .slice(0, 2)
-      .forEach((ptr, i) =>
-        cuda.fillBuffer({ ptr, dtype: "f32", count: N, kind: "randn", seed: i + 1, a: 0, b: 0 }),
-      );
-    sets.push({
-      args: [...ptrs.map(packPointer), packScalar("i32", N)],
-      addr: ptrs.map((p) => `${(Number(p % 2n ** 32n) / 2 ** 20).toFixed(2)}M`).join(","),
-    });
-  }
-  cuda.synchronize();
-  return sets;
 }
 
 function clockMHz(e: Env): number {
@@ -93,7 +54,7 @@ function runnerChild(cubin: string): void {
   const l2 = e.cuda.deviceAttributes(0).l2CacheBytes;
   const fb = Math.max(2 * l2, 32 << 20);
   const flushes = [{ ptr: e.cuda.memAlloc(fb), bytes: fb }];
-  const sets = allocSets(e.cuda);
+  const sets = vaddSets(e.cuda, SETS, true);
   flushes.push({ ptr: e.cuda.memAlloc(fb), bytes: fb });
   const grid: [number, number, number] = [N / 256, 1, 1];
   const sample = (fn: FunctionHandle, args: Uint8Array[], f: number) =>
@@ -130,16 +91,13 @@ function ncuChild(cubin: string): void {
     e.cuda.launch({ fn: e.empty, grid: [1, 1, 1], block: [1, 1, 1], args: [] });
     e.cuda.synchronize();
   }
-  for (const s of allocSets(e.cuda))
+  for (const s of vaddSets(e.cuda, SETS, true))
     for (let i = 0; i < NCU_LAUNCHES; i++) {
       e.cuda.launch({ fn: e.vadd, grid: [N / 256, 1, 1], block: [256, 1, 1], args: s.args });
       e.cuda.synchronize();
     }
 }
 
-const us = (ns: number) => (ns / 1e3).toFixed(3);
-const mean = (x: readonly number[]) => x.reduce((a, b) => a + b, 0) / x.length;
-const sd = (x: readonly number[]) => Math.sqrt(mean(x.map((v) => (v - mean(x)) ** 2)));
 const span = (x: readonly number[]) => `${us(Math.min(...x))}-${us(Math.max(...x))}`;
 
 interface RunnerOut {
@@ -194,15 +152,7 @@ function ncuStudy(ncu: string, cubin: string, work: string): NcuOut[] {
 }
 
 function main(): void {
-  const nvcc = tool("nvcc")!;
-  const work = mkdtempSync(join(tmpdir(), "ckd-place-"));
-  writeFileSync(join(work, "k.cu"), SRC);
-  const cubin = join(work, "k.cubin");
-  const cc = execFileSync("nvidia-smi", ["--query-gpu=compute_cap", "--format=csv,noheader"], {
-    encoding: "utf8",
-  });
-  const arch = `-arch=sm_${cc.trim().split("\n")[0]!.replace(".", "")}`;
-  execFileSync(nvcc, ["-cubin", arch, "-o", cubin, join(work, "k.cu")]);
+  const { cubin, work } = compileStudyKernels("ckd-place-");
   const ncuRuns = ncuStudy(ncuPath()!, cubin, work);
   console.log(`ncu: ${NCU} processes × ${SETS} sets × ${NCU_LAUNCHES} launches (median per set)`);
   console.table(
