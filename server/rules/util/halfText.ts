@@ -201,6 +201,16 @@ function qualifiedName(text: string, start: number, end: number): boolean {
   );
 }
 
+/** `/^\s*[*&A-Za-z_]/` on the 40 characters from `end`, without the slice and regex. */
+function startsDeclarator(text: string, end: number): boolean {
+  const stop = Math.min(text.length, end + 40);
+  let i = end;
+  while (i < stop && isSpace(text, i)) i++;
+  if (i >= stop) return false;
+  const c = text.charCodeAt(i);
+  return c === 42 || c === 38 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
 /**
  * Every half type name (or alias of one, from `aliases`) in [from, to) of `text` and what it declares, in
  * document order. `text` should be code only (codeText.ts): a comment after a parameter would be read
@@ -221,7 +231,7 @@ export function readHalfTypes(
     const token: HalfToken = { at: m.index, reach: end + 40 };
     tokens.push(token);
     // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
-    if (!/^\s*([*&A-Za-z_])/.test(text.slice(end, end + 40))) continue;
+    if (!startsDeclarator(text, end)) continue;
     const kind = halfKindOfType(m[0]) ?? aliases?.get(m[0]);
     if (!kind) continue;
     const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);
