@@ -7,9 +7,10 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { globalRegex, isSpace, isWord, matchesIn } from "./util/halfText";
+import { isSpace, isWord, matchesIn } from "./util/halfText";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
+import { globalRegex } from "./util/sharedRegex";
 
 const OPERATOR_NODES: ReadonlySet<string> = new Set([
   "binary_expression",

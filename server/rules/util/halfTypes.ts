@@ -1,6 +1,7 @@
 // Which expressions hold FP16/BF16 values: a per-function symbol table plus the return types of the
 // conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
 import type { Node } from "web-tree-sitter";
+import { globalRegex } from "./sharedRegex";
 import { declaredName, namedChildren, unparen } from "./nodes";
 
 export type HalfKind = "half" | "bf16" | "half2" | "bf162";
@@ -240,9 +241,12 @@ export class HalfScope {
   mayMention(text: string): boolean {
     if (this.anyName === undefined) {
       const names = [...this.allNames()].filter((n) => /^[A-Za-z_]\w*$/.test(n));
-      this.anyName = names.length > 0 ? new RegExp(names.join("|")) : null;
+      // Shared by source (globalRegex): each run builds the same scopes again.
+      this.anyName = names.length > 0 ? globalRegex(names.join("|")) : null;
     }
-    return this.anyName !== null && this.anyName.test(text);
+    if (this.anyName === null) return false;
+    this.anyName.lastIndex = 0;
+    return this.anyName.test(text);
   }
 
   private allNames(): Set<string> {
@@ -251,7 +255,9 @@ export class HalfScope {
 
   /** Names declared in this scope with a half type. */
   halfNames(): string[] {
-    return [...this.names].flatMap(([n, t]) => (t ? [n] : []));
+    const out: string[] = [];
+    for (const [n, t] of this.names) if (t) out.push(n);
+    return out;
   }
 
   /** Whether any name here has a half type (halfNames() is not empty). */
