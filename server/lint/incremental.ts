@@ -123,13 +123,26 @@ interface Edit {
 
 /**
  * Did the edit change the half declarations rules read across definitions: the file-scope ones in the
- * window, or what a name next to it declares? (Constants: constantEdits.ts.)
+ * window, where their names are written outside it, or what a name next to it declares? (Constants:
+ * constantEdits.ts.)
  */
 function halfDeclsChanged(prev: LintState, run: RuleRun, e: Edit, text: string): boolean {
   const inWindow = (p: PlacedHalfEntry, end: number): boolean => p.offset >= e.window.start && p.offset < end;
   const oldIn = prev.run.facts.fileHalfEntries.filter((p) => inWindow(p, e.oldEnd));
   const newIn = run.facts.fileHalfEntries.filter((p) => inWindow(p, e.window.end));
-  return entriesKey(oldIn) !== entriesKey(newIn) || halfNamesNextTo(prev.run.facts.halfNames, e, text);
+  if (halfNamesNextTo(prev.run.facts.halfNames, e, text)) return true;
+  if (entriesKey(oldIn) === entriesKey(newIn)) return false;
+  // A file-scope name types only the places it is written: one written nowhere outside the window (a
+  // declaration just added, not used yet) changes no finding there.
+  return [...oldIn, ...newIn].some((p) => writtenOutside(text, p.entry.name, e.window));
+}
+
+/** Does `name` occur in `text` (as any substring) other than wholly inside `window`? */
+function writtenOutside(text: string, name: string, window: Region): boolean {
+  const first = text.indexOf(name);
+  if (first < 0) return false;
+  if (first < window.start) return true;
+  return text.indexOf(name, Math.max(first, window.end - name.length + 1)) >= 0;
 }
 
 /** A half type name moved by `by` characters (what it declares is compared relative to it). */

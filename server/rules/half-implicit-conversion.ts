@@ -113,7 +113,7 @@ function reporter(ctx: LintContext, switches: Switches): Report {
 
 /** Where half-typed names are visible: functions declaring some, or the file if it does. */
 function halfScopes(idx: FileIndex, decls: HalfDecls): readonly { start: number; end: number }[] {
-  return decls.file.halfNames().length > 0 ? [idx.window] : decls.functions;
+  return decls.file.hasHalfNames() ? [idx.window] : decls.functions;
 }
 
 /** Matches of `re` where half-typed names are visible. */
@@ -171,7 +171,7 @@ function floatIntoHalfInit(idx: FileIndex, decls: HalfDecls, report: Report): vo
 }
 
 /** Words whose absence (with no digit) rules out isArithmeticValue: float calls and casts; a number has a digit. */
-const ARITH_HINT = new RegExp(`\\d|\\b(?:float|double|int|${[...FLOAT_FUNCS].join("|")})\\b`);
+const ARITH_HINT = new RegExp(`\\b\\d|\\b(?:float|double|int|${[...FLOAT_FUNCS].join("|")})\\b`);
 
 /**
  * Can the value assigned by the `=` at `eq` be isArithmeticValue's? Read from the code up to the `;`

@@ -7,9 +7,10 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { globalRegex, isSpace, isWord, matchesIn } from "./util/halfText";
+import { isSpace, isWord, matchesIn } from "./util/halfText";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
+import { globalRegex } from "./util/sharedRegex";
 
 const OPERATOR_NODES: ReadonlySet<string> = new Set([
   "binary_expression",
@@ -183,6 +184,24 @@ function climb(start: Node, candidates: Map<number, Node>): void {
   }
 }
 
+/** `/^\s*\[/` on the 8 characters from `after`: the pointer is subscripted. */
+function subscripted(text: string, after: number): boolean {
+  const stop = Math.min(text.length, after + 8);
+  let i = after;
+  while (i < stop && isSpace(text, i)) i++;
+  return i < stop && text.charCodeAt(i) === 91;
+}
+
+/** `/\*\s*\(*\s*$/` on the 8 characters before `at` (read backwards): the pointer is dereferenced. */
+function dereferenced(text: string, at: number): boolean {
+  const lo = Math.max(0, at - 8);
+  let i = at;
+  while (i > lo && isSpace(text, i - 1)) i--;
+  while (i > lo && text.charCodeAt(i - 1) === 40) i--;
+  while (i > lo && isSpace(text, i - 1)) i--;
+  return i > lo && text.charCodeAt(i - 1) === 42;
+}
+
 /** Candidate operator nodes, in document order: the parents of every use of a half-typed name or half-returning intrinsic. */
 function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
   const candidates = new Map<number, Node>();
@@ -193,7 +212,7 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
   };
   const scopes = [{ start: 0, end: idx.text.length, scope: decls.file }, ...decls.functions];
   for (const { start, end, scope } of scopes) {
-    const names = scope.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
+    const names = scope.halfWords();
     if (names.length === 0) continue;
     const re = globalRegex(`\\b(${names.join("|")})\\b`);
     const from = Math.max(start, idx.window.start);
@@ -203,13 +222,7 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
       // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
       const t = scope.lookup(match);
       const after = index + match.length;
-      if (
-        t &&
-        t.indirection > 0 &&
-        !/^\s*\[/.test(idx.text.slice(after, after + 8)) &&
-        !/\*\s*\(*\s*$/.test(idx.text.slice(Math.max(0, index - 8), index))
-      )
-        continue;
+      if (t && t.indirection > 0 && !subscripted(idx.text, after) && !dereferenced(idx.text, index)) continue;
       at(index, match.length);
     }
   }

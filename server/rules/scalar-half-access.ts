@@ -5,6 +5,7 @@ import type { Rule } from "./rule";
 import { codeSlice } from "./util/codeText";
 import { declEnv, type HalfAlias } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
+import { globalRegex } from "./util/sharedRegex";
 
 const SCALAR_TYPES = ["__half", "half", "__nv_bfloat16", "nv_bfloat16"];
 
@@ -70,6 +71,21 @@ function namesIn(text: string, names: readonly string[]): (start: number, end: n
   };
 }
 
+/**
+ * The subscript_expression whose argument is the identifier `name` at `start`, its `[` at `bracket`: the
+ * smallest named node holding both, in one call (asking for the identifier and then its parent costs
+ * more: Node.parent searches down from the root). Undefined where the name is not such an argument (a
+ * field, an array declarator, a comment).
+ */
+function subscriptOf(idx: FileIndex, start: number, name: string, bracket: number): Node | undefined {
+  const sub = idx.root.namedDescendantForIndex(start, bracket + 1);
+  if (sub?.type !== "subscript_expression") return undefined;
+  const arg = sub.childForFieldName("argument");
+  return arg && arg.startIndex === start && arg.endIndex === start + name.length && arg.type === "identifier"
+    ? sub
+    : undefined;
+}
+
 /** Vector types and 128-bit helpers (llm.c's x128/Packed128, load128/store128): the function vectorizes. */
 const VECTOR_TYPES =
   /\b(__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2|[A-Za-z_]\w*128)\b/;
@@ -81,7 +97,6 @@ export const scalarHalfAccess: Rule = {
     "A loop reads or writes global __half/__nv_bfloat16 elements one at a time; use 2-wide or 16-byte vector access.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
-    const IDENTS = new Set(["identifier"]);
     const fns = idx.deviceFunctions();
     if (fns.length === 0) return;
     const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
@@ -99,11 +114,10 @@ export const scalarHalfAccess: Rule = {
       if (pointers.size === 0 || VECTOR_TYPES.test(src)) continue;
       // The first access of each loop, in document order.
       const hits: { sub: Node; name: string; kind: "half" | "bf16" }[] = [];
-      const names = new RegExp(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`, "g");
-      for (const id of idx.tokens(names, IDENTS, f.body.startIndex, f.body.endIndex)) {
-        const sub = id.parent;
-        if (sub?.type === "subscript_expression" && sub.childForFieldName("argument")?.id === id.id)
-          hits.push({ sub, name: id.text, kind: pointers.get(id.text)! });
+      const names = globalRegex(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`);
+      for (const m of idx.scan(names, f.body.startIndex, f.body.endIndex)) {
+        const sub = subscriptOf(idx, m.index, m[1]!, m.index + m[0].length - 1);
+        if (sub) hits.push({ sub, name: m[1]!, kind: pointers.get(m[1]!)! });
       }
       hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
       const reportedLoops = new Set<number>();

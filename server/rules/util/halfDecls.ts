@@ -6,8 +6,9 @@ import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { globalRegex, halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
+import { halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
+import { globalRegex } from "./sharedRegex";
 
 export interface FunctionHalfScope {
   /** The function definition, or a struct's member list. */
@@ -165,9 +166,11 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   const inits: HalfDecls["initializers"] = [];
   const tokens = windowTokens(idx, aliases);
   // A windowed run read only its window: the names elsewhere come from earlier runs.
-  idx.facts.halfNames = [...(idx.carried?.halfNames ?? []), ...tokens.map(halfName)].sort(
-    (a, b) => a.at - b.at,
-  );
+  const names = tokens.map(halfName);
+  // Tokens come in document order: only names carried from earlier runs need sorting in.
+  idx.facts.halfNames = idx.carried?.halfNames.length
+    ? [...idx.carried.halfNames, ...names].sort((a, b) => a.at - b.at)
+    : names;
   const add = (into: Map<number, Region>, node: Node, entry: HalfEntry): void => {
     const r = into.get(node.id) ?? { node, decls: [] };
     r.decls.push(entry);
@@ -187,7 +190,8 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
       else if (place !== "file") add(perStruct, place, entry);
       else fileEntries.push({ offset: h.at, entry });
     }
-    for (const init of h.inits) inits.push({ ...init, kind: h.kind });
+    for (const init of h.inits)
+      inits.push({ name: init.name, start: init.start, end: init.end, kind: h.kind });
   }
 
   // A windowed run scanned only its window: file-scope declarations elsewhere come from earlier runs.

@@ -70,6 +70,10 @@ const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
   "__forceinline__",
 ]);
 
+const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE, COMMA, SEMICOLON] = [
+  ..."([{)]},;",
+].map((c) => c.charCodeAt(0));
+
 /** `/\s/` for the character at `i` (ASCII without a regex). */
 export function isSpace(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
@@ -82,28 +86,45 @@ export function isWord(s: string, i: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-/** The run of qualifier words (and spaces) at the end of `prefix`. */
-function trailingQualifiers(prefix: string): string {
-  let i = prefix.length;
+/**
+ * What stands before a type name at `start`, read backwards down to `lo` (the 80 characters a reading
+ * looks back): the run of qualifier words and spaces right before it (where it begins: `start` when
+ * none; whether `__shared__` is among them), the last other character before that run, if any (spaces
+ * skipped), and whether only spaces and tabs lie between that run and the line's start (or `lo`).
+ */
+function before(
+  text: string,
+  lo: number,
+  start: number,
+): { shared: boolean; prev: number | undefined; lineStart: boolean } {
+  let i = start;
+  let shared = false;
   for (;;) {
     let j = i;
-    while (j > 0 && isSpace(prefix, j - 1)) j--;
+    while (j > lo && isSpace(text, j - 1)) j--;
     let k = j;
-    while (k > 0 && isWord(prefix, k - 1)) k--;
-    if (k === j || !QUALIFIER_WORDS.has(prefix.slice(k, j))) return prefix.slice(i);
+    while (k > lo && isWord(text, k - 1)) k--;
+    const word = text.slice(k, j);
+    if (k === j || !QUALIFIER_WORDS.has(word)) break;
+    if (word === "__shared__") shared = true;
     i = k;
   }
+  let b = i;
+  while (b > lo && isSpace(text, b - 1)) b--;
+  let lineStart = true;
+  for (let m = i - 1; m >= lo; m--) {
+    const c = text.charCodeAt(m);
+    if (c === 10) break;
+    if (c !== 32 && c !== 9) {
+      lineStart = false;
+      break;
+    }
+  }
+  return { shared, prev: b > lo ? text.charCodeAt(b - 1) : undefined, lineStart };
 }
 
-/** Only spaces and tabs between the last line break (or the start) and the end of `s`. */
-function atLineStart(s: string): boolean {
-  for (let i = s.length - 1; i >= 0; i--) {
-    const c = s[i];
-    if (c === "\n") return true;
-    if (c !== " " && c !== "\t") return false;
-  }
-  return true;
-}
+/** Characters after which a statement (a declaration) starts: `;`, `{`, `}`, `:` (a label), `>` (a template header). */
+const STATEMENT_ENDS: ReadonlySet<number> = new Set([...";{}:>"].map((c) => c.charCodeAt(0)));
 
 /**
  * Reads `const __half* __restrict__ x` (a parameter) or `__half a = b, *p;` (a declaration) after a half
@@ -116,15 +137,11 @@ function readDeclaration(
   start: number,
   end: number,
 ): { decl?: Omit<HalfRead, "at" | "kind">; reach: number; declEnd?: number } {
-  const prefix = text.slice(Math.max(0, start - 80), start);
-  const quals = trailingQualifiers(prefix);
-  const rawBefore = prefix.slice(0, prefix.length - quals.length);
-  const before = rawBefore.trimEnd();
-  const prev = before[before.length - 1];
-  const isParam = prev === "(" || prev === ",";
+  const { shared, prev, lineStart } = before(text, Math.max(0, start - 80), start);
+  const isParam = prev === OPEN_PAREN || prev === COMMA;
   // A statement starts after `;`, `{`, `}`, a label or template header, or at the start of a line (a type
   // cannot continue an expression on a new line; `__half(x)` casts were excluded by the caller).
-  const isDecl = !isParam && (prev === undefined || ";{}:>".includes(prev) || atLineStart(rawBefore));
+  const isDecl = !isParam && (prev === undefined || STATEMENT_ENDS.has(prev) || lineStart);
   if (!isParam && !isDecl) return { reach: end };
   // `__half f(...)` and `__half f<T>(...)` are functions returning __half, not variables (checked before
   // looking for the end of the statement, which for a definition lies past its body).
@@ -134,15 +151,14 @@ function readDeclaration(
   let depth = 0;
   let i = end;
   for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_PAREN || c === OPEN_BRACKET || c === OPEN_BRACE) depth++;
+    else if (c === CLOSE_PAREN || c === CLOSE_BRACKET || c === CLOSE_BRACE) {
       if (depth === 0) break;
       depth--;
-    } else if (depth === 0 && (c === ";" || (isParam && c === ","))) break;
+    } else if (depth === 0 && (c === SEMICOLON || (isParam && c === COMMA))) break;
   }
   const declText = text.slice(end, i);
-  const shared = /\b__shared__\b/.test(quals);
   const entries: HalfEntry[] = [];
   const inits: HalfRead["inits"] = [];
   for (const d of parseDeclarators(declText)) {
@@ -168,23 +184,6 @@ function readDeclaration(
   return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
 }
 
-/** Global regexes built from names, by source: a file's functions (and its next lint) ask for the same ones. */
-const built = new Map<string, RegExp>();
-
-/**
- * `new RegExp(source, "g")`, shared with earlier callers of the same source (each caller sets lastIndex
- * before use, and none holds it across another's search).
- */
-export function globalRegex(source: string): RegExp {
-  let re = built.get(source);
-  if (!re) {
-    if (built.size >= 512) built.clear();
-    re = new RegExp(source, "g");
-    built.set(source, re);
-  }
-  return re;
-}
-
 /** The half type names and `aliases` of them, as one global regex. */
 function typeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp {
   const names = [...(aliases?.keys() ?? [])].filter((n) => /^[A-Za-z_]\w*$/.test(n));
@@ -199,6 +198,16 @@ function qualifiedName(text: string, start: number, end: number): boolean {
     /(::|\.|->)\s*$/.test(text.slice(Math.max(0, start - 4), start)) ||
     /^\s*::/.test(text.slice(end, end + 4))
   );
+}
+
+/** `/^\s*[*&A-Za-z_]/` on the 40 characters from `end`, without the slice and regex. */
+function startsDeclarator(text: string, end: number): boolean {
+  const stop = Math.min(text.length, end + 40);
+  let i = end;
+  while (i < stop && isSpace(text, i)) i++;
+  if (i >= stop) return false;
+  const c = text.charCodeAt(i);
+  return c === 42 || c === 38 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
 /**
@@ -221,7 +230,7 @@ export function readHalfTypes(
     const token: HalfToken = { at: m.index, reach: end + 40 };
     tokens.push(token);
     // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
-    if (!/^\s*([*&A-Za-z_])/.test(text.slice(end, end + 40))) continue;
+    if (!startsDeclarator(text, end)) continue;
     const kind = halfKindOfType(m[0]) ?? aliases?.get(m[0]);
     if (!kind) continue;
     const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);

@@ -1,6 +1,7 @@
 // Which expressions hold FP16/BF16 values: a per-function symbol table plus the return types of the
 // conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
 import type { Node } from "web-tree-sitter";
+import { globalRegex } from "./sharedRegex";
 import { declaredName, namedChildren, unparen } from "./nodes";
 
 export type HalfKind = "half" | "bf16" | "half2" | "bf162";
@@ -127,14 +128,44 @@ export function parseDeclarators(text: string): { name: string; indirection: num
   parts.push(text.slice(start, initAt < 0 ? text.length : initAt));
   const out: { name: string; indirection: number; array: boolean }[] = [];
   for (const p of parts) {
-    const head = p.split("[")[0]!;
-    const names = (head.match(/[A-Za-z_]\w*/g) ?? []).filter((w) => !NOT_NAMES.has(w));
-    const name = names[names.length - 1];
-    if (!name) continue;
-    const arrays = (p.match(/\[/g) ?? []).length;
-    out.push({ name, indirection: (head.match(/\*/g) ?? []).length + arrays, array: arrays > 0 });
+    const d = readDeclarator(p);
+    if (d) out.push(d);
   }
   return out;
+}
+
+const STAR = 42;
+const BRACKET = 91;
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/**
+ * One declarator's text (`* __restrict__ x`, `z[8]`): its name is the last word before the first `[` that
+ * is not a qualifier, its indirection the `*`s before that `[` and the `[`s from it on. Read by character
+ * code: the words a global `[A-Za-z_]\w*` regex finds (a digit starts no word, the letters after it do).
+ */
+function readDeclarator(p: string): { name: string; indirection: number; array: boolean } | undefined {
+  const bracket = p.indexOf("[");
+  const headEnd = bracket < 0 ? p.length : bracket;
+  let name: string | undefined;
+  let stars = 0;
+  for (let i = 0; i < headEnd;) {
+    const c = p.charCodeAt(i);
+    if (isWordCode(c) && !(c >= 48 && c <= 57)) {
+      let j = i + 1;
+      while (j < headEnd && isWordCode(p.charCodeAt(j))) j++;
+      const w = p.slice(i, j);
+      if (!NOT_NAMES.has(w)) name = w;
+      i = j;
+    } else {
+      if (c === STAR) stars++;
+      i++;
+    }
+  }
+  if (name === undefined) return undefined;
+  let arrays = 0;
+  for (let i = headEnd; i < p.length; i++) if (p.charCodeAt(i) === BRACKET) arrays++;
+  return { name, indirection: stars + arrays, array: arrays > 0 };
 }
 
 /** Declarations of half-typed names in a scope (a function, or the file for file-scope names). */
@@ -180,6 +211,7 @@ export class HalfScope {
   }
 
   private set(name: string, t: HalfType | null): void {
+    this.words = undefined;
     // The same name declared twice with different types (shadowing) is treated as unknown.
     if (this.names.has(name)) {
       const old = this.names.get(name);
@@ -191,6 +223,7 @@ export class HalfScope {
   shadow(name: string): void {
     this.names.set(name, null);
     this.anyName = undefined;
+    this.words = undefined;
   }
 
   lookup(name: string): HalfType | undefined {
@@ -208,9 +241,12 @@ export class HalfScope {
   mayMention(text: string): boolean {
     if (this.anyName === undefined) {
       const names = [...this.allNames()].filter((n) => /^[A-Za-z_]\w*$/.test(n));
-      this.anyName = names.length > 0 ? new RegExp(names.join("|")) : null;
+      // Shared by source (globalRegex): each run builds the same scopes again.
+      this.anyName = names.length > 0 ? globalRegex(names.join("|")) : null;
     }
-    return this.anyName !== null && this.anyName.test(text);
+    if (this.anyName === null) return false;
+    this.anyName.lastIndex = 0;
+    return this.anyName.test(text);
   }
 
   private allNames(): Set<string> {
@@ -219,7 +255,23 @@ export class HalfScope {
 
   /** Names declared in this scope with a half type. */
   halfNames(): string[] {
-    return [...this.names].flatMap(([n, t]) => (t ? [n] : []));
+    const out: string[] = [];
+    for (const [n, t] of this.names) if (t) out.push(n);
+    return out;
+  }
+
+  /** Whether any name here has a half type (halfNames() is not empty). */
+  hasHalfNames(): boolean {
+    for (const t of this.names.values()) if (t) return true;
+    return false;
+  }
+
+  private words: string[] | undefined;
+
+  /** halfNames that are identifiers (regex-safe), made once: each rule of a run asks for them. */
+  halfWords(): readonly string[] {
+    this.words ??= this.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
+    return this.words;
   }
 
   /** The half type of an expression when it is known. */

@@ -77,6 +77,44 @@ __global__ void k(__half* y) { y[0] = g * g; }
   assert.ok(!r.wholeFileRules.includes("deprecated-shuffle"));
 });
 
+const HALVES = `#include <cuda_fp16.h>
+__global__ void k(__half* y, const __half* x) { y[0] = x[0] * x[1]; }
+
+__global__ void m(__half* y, float v) { y[0] = v * 2.0f; }
+
+int unused_slot;
+`;
+
+test("a file-scope __half added that nothing uses yet runs no half rule over the whole file again", async () => {
+  for (const rule of ["half-operator", "half-implicit-conversion"]) {
+    const r = await afterEdit(HALVES, "int unused_slot;", "__device__ __half g_scale;", rule);
+    assert.equal(r.was.length, 1);
+    assert.equal(r.now.length, 1);
+    assert.equal(r.scope, "window");
+    assert.deepEqual(r.wholeFileRules, []);
+  }
+});
+
+test("a file-scope __half added whose name a kernel already writes runs the half rules again", async () => {
+  const text = HALVES.replace("x[0] * x[1]", "x[0] * g_scale");
+  const r = await afterEdit(text, "int unused_slot;", "__device__ __half g_scale;", "half-operator");
+  // Before the declaration g_scale was unknown: x[0] * g_scale is an operator on a half either way.
+  assert.equal(r.now.length, 1);
+  assert.ok(r.wholeFileRules.includes("half-operator"), r.wholeFileRules.join());
+  assert.ok(r.wholeFileRules.includes("half-implicit-conversion"), r.wholeFileRules.join());
+});
+
+test("a file-scope __half removed while a kernel still writes its name runs the half rules again", async () => {
+  const text = HALVES.replace("x[0] * x[1]", "g_scale * g_scale").replace(
+    "int unused_slot;",
+    "__device__ __half g_scale;",
+  );
+  const r = await afterEdit(text, "__device__ __half g_scale;", "int unused_slot;", "half-operator");
+  assert.equal(r.was.length, 1);
+  assert.equal(r.now.length, 0);
+  assert.ok(r.wholeFileRules.includes("half-operator"), r.wholeFileRules.join());
+});
+
 test("a launch outside any function is checked again when a check is added further down", async () => {
   // Its finding depends on the rest of the file (text past its own definition): any edit re-runs the rule.
   const text = `__global__ void k(int* p) { p[0] = 1; }
