@@ -176,13 +176,21 @@ function barrierCall(c: Node): boolean {
   return name === "__syncthreads" || name === "__syncwarp" || name === "sync";
 }
 
-/** The barrier the loop body calls, when it indexes a shared array with the stride. */
+/**
+ * The barrier the loop body calls, when it indexes a shared array with the stride. Only a body that names
+ * the stride can index with it (see combines): others are not read node by node.
+ */
 function treeStepBarrier(body: Node, shared: () => ReadonlySet<string>, stride: string): Node | undefined {
-  if (!BARRIER_TEXT.test(body.text)) return undefined;
-  const calls = descendants(body, "call_expression");
+  const text = body.text;
+  if (!BARRIER_TEXT.test(text) || !text.includes(stride)) return undefined;
+  // the calls, declarations and assignments in one walk (each walk costs, whatever it finds)
+  const calls: Node[] = [];
+  const writes: Node[] = [];
+  for (const n of descendants(body, "call_expression", "init_declarator", "assignment_expression"))
+    (n.type === "call_expression" ? calls : writes).push(n);
   const barrier = calls.find(barrierCall);
   if (!barrier) return undefined;
-  return combines(body, calls, shared(), stride) ? barrier : undefined;
+  return combines(text, calls, writes, shared(), stride) ? barrier : undefined;
 }
 
 /** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
@@ -193,9 +201,11 @@ function sharedElement(n: Node, shared: ReadonlySet<string>, stride?: string): b
   if (!arg || !shared.has(arg.text) || !idx) return false;
   if (stride === undefined) return true;
   // `s[tid - off]` is a scan's read (Hillis-Steele), not a reduction's
+  const text = idx.text;
   return (
+    text.includes(stride) &&
     descendants(idx, "identifier").some((i) => i.text === stride) &&
-    !new RegExp(`-\\s*${stride}\\b`).test(idx.text)
+    !new RegExp(`-\\s*${stride}\\b`).test(text)
   );
 }
 
@@ -203,43 +213,46 @@ function sharedElement(n: Node, shared: ReadonlySet<string>, stride?: string): b
 const NETWORK_CALL = /sort|swap|compar|search|merge/i;
 
 /**
- * Does the body write a shared element from one read at the stride, `s[i] += s[i + stride]`, directly or
- * through a local (`f1 = s[i + d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator
- * or a search at a halving stride) are not reductions.
+ * Does the body (`text`, with its `calls` and its declarations and assignments, `writes`) write a shared
+ * element from one read at the stride, `s[i] += s[i + stride]`, directly or through a local (`f1 = s[i +
+ * d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator or a search at a halving
+ * stride) are not reductions.
  */
-function combines(body: Node, calls: Node[], shared: ReadonlySet<string>, stride: string): boolean {
+function combines(
+  text: string,
+  calls: Node[],
+  writes: Node[],
+  shared: ReadonlySet<string>,
+  stride: string,
+): boolean {
+  // no stride in its text, no element at the stride in it
   const strided = (n: Node): boolean =>
-    sharedElement(n, shared, stride) ||
-    descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride));
+    n.text.includes(stride) &&
+    (sharedElement(n, shared, stride) ||
+      descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride)));
+  const reads = (n: Node, carried: ReadonlySet<string>): boolean =>
+    carried.size > 0 &&
+    (carried.has(n.text) || descendants(n, "identifier").some((i) => carried.has(i.text)));
   if (
-    NETWORK_CALL.test(body.text) &&
+    NETWORK_CALL.test(text) &&
     calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"))))
   )
     return false;
   const carried = new Set<string>();
   const assignments: Node[] = [];
-  for (const d of descendants(body, "init_declarator", "assignment_expression")) {
+  for (const d of writes) {
     const init = d.type === "init_declarator";
     if (!init) assignments.push(d);
     const left = d.childForFieldName(init ? "declarator" : "left");
     const value = d.childForFieldName(init ? "value" : "right");
     if (left?.type !== "identifier" || !value) continue;
-    if (
-      strided(value) ||
-      descendants(value, "identifier").some((i) => carried.has(i.text)) ||
-      carried.has(value.text)
-    )
-      carried.add(left.text);
+    if (strided(value) || reads(value, carried)) carried.add(left.text);
   }
   return assignments.some((a) => {
     const left = a.childForFieldName("left");
     const right = a.childForFieldName("right");
     if (!left || !right || !sharedElement(unparen(left), shared)) return false;
-    return (
-      strided(right) ||
-      descendants(right, "identifier").some((i) => carried.has(i.text)) ||
-      carried.has(right.text)
-    );
+    return strided(right) || reads(right, carried);
   });
 }
 
