@@ -30,7 +30,7 @@ export class Uniformity {
       for (const a of assigns) {
         const s = syms[a.target]!;
         if (s.varying) continue;
-        if (this.varies(a.deps) || a.controls.some((k) => this.varies(k.deps))) {
+        if (this.varies(a.deps) || this.anyVaries(a.controls)) {
           s.varying = true;
           changed = true;
         }
@@ -60,6 +60,14 @@ export class Uniformity {
 
   get exits(): readonly Exit[] {
     return this.w.exits;
+  }
+
+  /** Does any of `controls` vary? Those whose deps are known first (the answer is the same). */
+  private anyVaries(controls: readonly Control[]): boolean {
+    return (
+      controls.some((k) => k.known !== false && this.varies(k.deps)) ||
+      controls.some((k) => k.known === false && this.varies(k.deps))
+    );
   }
 
   /** The innermost thread-varying condition of `controls`. */

@@ -14,7 +14,7 @@ import {
   type Resolve,
   type Sym,
 } from "./uniformityBase";
-import type { Constants } from "./uniformityConst";
+import { surelyRuntime, type Constants } from "./uniformityConst";
 import { textDeps } from "./uniformityText";
 
 /** What the readers record into: the walk's symbols, scopes, assignments and barriers. */
@@ -79,7 +79,8 @@ function plainStatement(r: Recorder, node: Node, type: string, text: string, c: 
   if (!deps) return undefined;
   if (!name) return NONE; // an expression statement without assignment
   if (declared) {
-    const constant = /\bconst(?:expr)?\b/.test(declared) && r.consts.declaresOne(node);
+    const constant =
+      /\bconst(?:expr)?\b/.test(declared) && !surelyRuntime(value!) && r.consts.declaresOne(node);
     const id = r.declare(name, { kind: "storage", varying: false, at: node.startIndex, constant });
     r.record(id, deps, c);
     return { direct: false, syms: [id] };

@@ -5,6 +5,7 @@ import { declaredName } from "./nodes";
 import {
   calleeName,
   groupLevel,
+  LoopControl,
   NONE,
   PLAIN_EXPRESSIONS,
   pointerish,
@@ -19,6 +20,7 @@ import {
   type Assign,
   type Barrier,
   type BarrierLevel,
+  type Control,
   type Ctx,
   type Deps,
   type Exit,
@@ -27,8 +29,9 @@ import {
   type SymKind,
 } from "./uniformityBase";
 import { Constants } from "./uniformityConst";
+import { Scopes } from "./uniformityScopes";
 import { simpleAssignment, simpleParameters, simpleStatement, type Recorder } from "./uniformitySimple";
-import { loopShape, shiftedTripCount, textDeps } from "./uniformityText";
+import { textDeps, tripDeps, type LoopHeader } from "./uniformityText";
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
 export class Walk implements Recorder {
@@ -36,7 +39,7 @@ export class Walk implements Recorder {
   readonly assigns: Assign[] = [];
   readonly barriers: Barrier[] = [];
   readonly exits: Exit[] = [];
-  private readonly scopes: Map<string, number>[] = [];
+  private readonly scopes = new Scopes();
   readonly consts: Constants;
 
   constructor(
@@ -46,7 +49,7 @@ export class Walk implements Recorder {
   ) {
     const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
     this.consts = new Constants(fn, this.resolver, this.syms);
-    this.scopes.push(new Map());
+    this.scopes.push();
     this.params(fn.childForFieldName("declarator"), !kernel);
     this.visit(body, ctx);
     this.scopes.pop();
@@ -54,20 +57,12 @@ export class Walk implements Recorder {
 
   declare(name: string, sym: Sym): number {
     this.syms.push(sym);
-    this.scopes[this.scopes.length - 1]!.set(name, this.syms.length - 1);
+    this.scopes.declare(name, this.syms.length - 1);
     return this.syms.length - 1;
   }
 
   /** `resolve`, bound: for the text readers (uniformityText.ts). */
-  readonly resolver: Resolve = (name) => this.resolve(name);
-
-  private resolve(name: string): number | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const s = this.scopes[i]!.get(name);
-      if (s !== undefined) return s;
-    }
-    return undefined;
-  }
+  readonly resolver: Resolve = (name) => this.scopes.resolve(name);
 
   /** Declares a function's or lambda's parameters (a __device__ function's are uniform unless named like a thread id). */
   private params(declarator: Node | null, device: boolean): void {
@@ -115,7 +110,7 @@ export class Walk implements Recorder {
     }
     switch (t) {
       case "identifier": {
-        const s = this.resolve(node.text);
+        const s = this.scopes.resolve(node.text);
         return s !== undefined ? { direct: false, syms: [s] } : VARYING_NAMES.has(node.text) ? VARYING : NONE;
       }
       case "field_expression":
@@ -172,7 +167,7 @@ export class Walk implements Recorder {
   }
 
   private scoped(f: () => void): void {
-    this.scopes.push(new Map());
+    this.scopes.push();
     try {
       f();
     } finally {
@@ -207,11 +202,11 @@ export class Walk implements Recorder {
           const cond = node.childForFieldName("condition");
           const update = node.childForFieldName("update");
           const deps = cond ? this.visit(cond, c) : NONE;
-          const shape = cond && this.varies0(deps) ? loopShape({ init, cond, update }) : undefined;
-          const trips = shape
-            ? (shiftedTripCount(shape, this.resolver) ?? this.consts.tripCount(shape) ?? deps)
-            : deps;
-          const inner = cond ? this.under(c, cond, node, trips, node) : { ...c, loop: node, breakable: node };
+          const inner = !cond
+            ? { ...c, loop: node, breakable: node }
+            : this.varies0(deps)
+              ? this.within(c, this.loopControl(node, { init, cond, update }, deps), node)
+              : this.under(c, cond, node, deps, node);
           this.visitOpt(update, inner);
           this.visitOpt(node.childForFieldName("body"), inner);
         });
@@ -295,7 +290,7 @@ export class Walk implements Recorder {
    */
   private misparsedComparison(fn: Node): { left: Deps; callee: string } | undefined {
     const name = fn.childForFieldName("name");
-    const s = name?.type === "identifier" ? this.resolve(name.text) : undefined;
+    const s = name?.type === "identifier" ? this.scopes.resolve(name.text) : undefined;
     if (s === undefined) return undefined;
     let callee = fn.childForFieldName("arguments")?.namedChild(0) ?? null;
     while (callee && callee.type === "binary_expression") callee = callee.childForFieldName("left");
@@ -311,7 +306,7 @@ export class Walk implements Recorder {
     const group = member ? member.childForFieldName("argument") : args.length === 1 ? args[0] : null;
     if (!group) return undefined;
     if (group.type === "identifier") {
-      const s = this.resolve(group.text);
+      const s = this.scopes.resolve(group.text);
       return (s !== undefined ? this.syms[s]!.group : undefined) ?? "unknown";
     }
     return groupLevel(group.text) ?? "unknown";
@@ -350,7 +345,7 @@ export class Walk implements Recorder {
       if (target) parts.push(this.visit(target, c));
       return union(...parts);
     }
-    const s = this.resolve(target.text);
+    const s = this.scopes.resolve(target.text);
     const sym = s === undefined ? undefined : this.syms[s]!;
     if (!sym || sym.kind === "shared" || memory || (element && sym.kind === "pointer"))
       return union(...parts);
@@ -432,7 +427,17 @@ export class Walk implements Recorder {
 
   /** The context inside a statement guarded by `cond`. */
   private under(c: Ctx, cond: Node, guarded: Node, deps: Deps, loop?: Node): Ctx {
-    const controls = [{ cond, guarded, deps }, ...c.controls];
+    return this.within(c, { cond, guarded, deps }, loop);
+  }
+
+  private within(c: Ctx, control: Control, loop?: Node): Ctx {
+    const controls = [control, ...c.controls];
     return loop ? { ...c, controls, loop, breakable: loop } : { ...c, controls };
+  }
+
+  /** A for loop's condition: its trip count's deps (see tripDeps), worked out when asked. */
+  private loopControl(loop: Node, header: LoopHeader, deps: Deps): Control {
+    const resolve = this.scopes.snapshot();
+    return new LoopControl(header.cond!, loop, () => tripDeps(header, deps, resolve, this.consts));
   }
 }
