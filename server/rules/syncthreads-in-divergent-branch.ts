@@ -6,7 +6,7 @@ import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { ancestors } from "./util/nodes";
-import { Uniformity, type Barrier, type Exit } from "./util/uniformity";
+import { Uniformity, type Barrier, type Deps, type Exit } from "./util/uniformity";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
@@ -35,10 +35,10 @@ function inside(n: Node, outer: Node): boolean {
  * An `if` whose two branches hold as many block barriers: every thread reaches one of them the same
  * number of times (`__syncthreads()` is one barrier, wherever it is called from), a deliberate pattern.
  */
-function balanced(u: Uniformity, branch: Node): boolean {
+function balanced(barriers: readonly Barrier[], branch: Node): boolean {
   if (branch.type !== "if_statement") return false;
   const count = (n: Node | null): number =>
-    n ? u.barriers.filter((b) => b.level === "block" && inside(b.call, n)).length : 0;
+    n ? barriers.filter((b) => b.level === "block" && inside(b.call, n)).length : 0;
   const alternative = branch.childForFieldName("alternative");
   return alternative !== null && count(branch.childForFieldName("consequence")) === count(alternative);
 }
@@ -60,7 +60,7 @@ function condText(cond: Node): string {
 /** Why `b` is divergent, or undefined when every thread of the block reaches it. */
 function divergence(u: Uniformity, b: Barrier): string | undefined {
   const name = `${b.call.childForFieldName("function")!.text}()`;
-  const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u, c.guarded));
+  const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u.barriers, c.guarded));
   if (k) {
     const where = linesAbove(b.call, k.cond);
     const what = LOOPS.has(k.guarded.type)
@@ -94,7 +94,7 @@ export const syncthreadsInDivergentBranch: Rule = {
     }
     for (const { f, calls } of fns.values()) {
       if (!mayDiverge(idx.text, f, calls)) continue;
-      const u = Uniformity.of(idx, f);
+      const u = Uniformity.of(idx, f, { after: idx.text.lastIndexOf("sync", f.body.endIndex), settled });
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
         const message = divergence(u, b);
@@ -103,6 +103,17 @@ export const syncthreadsInDivergentBranch: Rule = {
     }
   },
 };
+
+/**
+ * Is a barrier's finding known before the rest of the function is read? When its innermost condition
+ * varies already (it can only go on varying) and is not a balanced if: divergence reports that one.
+ * A barrier of another level is not reported at all.
+ */
+function settled(b: Barrier, varies: (d: Deps) => boolean, barriers: readonly Barrier[]): boolean {
+  if (b.level !== "block") return true;
+  const k = b.controls[0];
+  return k !== undefined && varies(k.deps) && !balanced(barriers, k.guarded);
+}
 
 const CONTROL: ReadonlySet<string> = new Set([
   ...LOOPS,

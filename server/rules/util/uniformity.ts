@@ -16,10 +16,12 @@
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "./fileIndex";
 import type { Barrier, Control, Deps, Exit } from "./uniformityBase";
+import type { Until } from "./uniformityUntil";
 import { Walk } from "./uniformityWalk";
 
 export { calleeName } from "./uniformityBase";
 export type { Barrier, BarrierLevel, Control, Deps, Exit } from "./uniformityBase";
+export type { Until } from "./uniformityUntil";
 
 /** The uniformity of one function's values, its barriers and its exits. */
 export class Uniformity {
@@ -43,11 +45,18 @@ export class Uniformity {
     return new Uniformity(new Walk(fn, body, kernel));
   }
 
-  /** The analysis of a device function, made once per lint run. */
-  static of(idx: FileIndex, fn: { node: Node; body: Node; space: "global" | "device" }): Uniformity {
-    return idx.shared(`uniformity:${fn.node.id}`, () =>
-      Uniformity.analyze(fn.node, fn.body, fn.space === "global"),
-    );
+  /**
+   * The analysis of a device function, made once per lint run. With `until`, only as far as its barriers
+   * need (see uniformityUntil.ts): the barriers' answers are the whole analysis', the rest may be partial.
+   */
+  static of(
+    idx: FileIndex,
+    fn: { node: Node; body: Node; space: "global" | "device" },
+    until?: Until,
+  ): Uniformity {
+    return idx.shared(`uniformity${until ? "-barriers" : ""}:${fn.node.id}`, () => {
+      return new Uniformity(new Walk(fn.node, fn.body, fn.space === "global", until));
+    });
   }
 
   varies(d: Deps): boolean {

@@ -10,7 +10,6 @@ import {
   PLAIN_EXPRESSIONS,
   pointerish,
   SKIP,
-  THREAD_ID_PARAM,
   union,
   UNIFORM_CALL,
   VARYING,
@@ -30,8 +29,9 @@ import {
 } from "./uniformityBase";
 import { Constants } from "./uniformityConst";
 import { Scopes } from "./uniformityScopes";
-import { simpleAssignment, simpleParameters, simpleStatement, type Recorder } from "./uniformitySimple";
+import { declareParams, simpleAssignment, simpleStatement, type Recorder } from "./uniformitySimple";
 import { textDeps, tripDeps, type LoopHeader } from "./uniformityText";
+import { Stopper, type Until } from "./uniformityUntil";
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
 export class Walk implements Recorder {
@@ -42,15 +42,16 @@ export class Walk implements Recorder {
   private readonly scopes = new Scopes();
   readonly consts: Constants;
 
-  constructor(
-    fn: Node,
-    body: Node,
-    private readonly kernel: boolean,
-  ) {
+  /** Set when the walk is for barriers only (see uniformityUntil.ts). */
+  private readonly stop: Stopper | undefined;
+  private done = false;
+
+  constructor(fn: Node, body: Node, kernel: boolean, until?: Until) {
+    this.stop = until && new Stopper(until, this.syms, this.barriers);
     const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
     this.consts = new Constants(fn, this.resolver, this.syms);
     this.scopes.push();
-    this.params(fn.childForFieldName("declarator"), !kernel);
+    declareParams(this, fn.childForFieldName("declarator"), !kernel);
     this.visit(body, ctx);
     this.scopes.pop();
   }
@@ -64,44 +65,9 @@ export class Walk implements Recorder {
   /** `resolve`, bound: for the text readers (uniformityText.ts). */
   readonly resolver: Resolve = (name) => this.scopes.resolve(name);
 
-  /** Declares a function's or lambda's parameters (a __device__ function's are uniform unless named like a thread id). */
-  private params(declarator: Node | null, device: boolean): void {
-    let d = declarator;
-    while (d && d.type !== "function_declarator" && d.type !== "abstract_function_declarator")
-      d =
-        d.childForFieldName("declarator") ??
-        d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
-        null;
-    const list = d?.childForFieldName("parameters");
-    const simple = list ? simpleParameters(list.text) : undefined;
-    if (simple) {
-      for (const p of simple)
-        this.declare(p.name, {
-          kind: p.value ? "value" : "pointer",
-          at: -1,
-          varying: device && THREAD_ID_PARAM.test(p.name),
-          group: groupLevel(p.type),
-        });
-      return;
-    }
-    for (const p of list?.namedChildren ?? []) {
-      if (!p || !p.type.endsWith("parameter_declaration")) continue;
-      const decl = p.childForFieldName("declarator");
-      const name = declaredName(decl);
-      if (!name) continue;
-      const top = decl!.type;
-      const kind: SymKind = top === "identifier" ? "value" : "pointer";
-      this.declare(name.text, {
-        kind,
-        at: -1,
-        varying: device && THREAD_ID_PARAM.test(name.text),
-        group: groupLevel(p.childForFieldName("type")?.text ?? ""),
-      });
-    }
-  }
-
   /** The value a node computes depends on; records what statements inside it do. */
   visit(node: Node, c: Ctx): Deps {
+    if (this.done) return NONE;
     const t = node.type;
     if (SKIP.has(t)) return NONE;
     if (PLAIN_EXPRESSIONS.has(t)) {
@@ -163,7 +129,11 @@ export class Walk implements Recorder {
   }
 
   private children(node: Node, c: Ctx): void {
-    for (const k of node.namedChildren) if (k) this.visit(k, c);
+    for (const k of node.namedChildren) {
+      if (!k) continue;
+      if (this.stop?.reached(k.startIndex)) this.done = true;
+      this.visit(k, c);
+    }
   }
 
   private scoped(f: () => void): void {
@@ -362,6 +332,7 @@ export class Walk implements Recorder {
     const at = this.syms[s]!.at;
     const controls = c.controls.filter((k) => !(k.guarded.startIndex <= at && at < k.guarded.endIndex));
     this.assigns.push({ target: s, deps, controls });
+    this.stop?.assigned(this.syms[s]!, deps, controls);
   }
 
   private assignment(node: Node, c: Ctx): Deps {
@@ -406,7 +377,7 @@ export class Walk implements Recorder {
   /** A lambda's body: its own parameters (uniform: its callers are not looked at) and exits. */
   private lambda(node: Node): void {
     this.scoped(() => {
-      this.params(node.childForFieldName("declarator"), false);
+      declareParams(this, node.childForFieldName("declarator"), false);
       const body = node.childForFieldName("body");
       if (body) this.visit(body, { controls: [], loop: undefined, breakable: undefined, owner: node });
     });
