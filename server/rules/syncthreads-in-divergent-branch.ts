@@ -6,7 +6,7 @@ import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { ancestors } from "./util/nodes";
-import { Uniformity, type Barrier, type Deps, type Exit } from "./util/uniformity";
+import { Uniformity, type Barrier, type Exit, type SoFar } from "./util/uniformity";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
@@ -59,19 +59,20 @@ function condText(cond: Node): string {
 
 /** Why `b` is divergent, or undefined when every thread of the block reaches it. */
 function divergence(u: Uniformity, b: Barrier): string | undefined {
-  const name = `${b.call.childForFieldName("function")!.text}()`;
+  // read only for a finding (each node read costs)
+  const name = (): string => `${b.call.childForFieldName("function")!.text}()`;
   const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u.barriers, c.guarded));
   if (k) {
     const where = linesAbove(b.call, k.cond);
     const what = LOOPS.has(k.guarded.type)
       ? `runs once per iteration of a loop whose condition \`${condText(k.cond)}\` (${where}) depends on the thread index: threads leave the loop after different numbers of barriers`
       : `is reached only by the threads for which \`${condText(k.cond)}\` (${where}) holds, which depends on the thread index: the other threads never arrive at the barrier`;
-    return `${name} ${what}. Move the barrier out of the branch.`;
+    return `${name()} ${what}. Move the barrier out of the branch.`;
   }
   for (const e of u.exits) {
     const why = u.firstVarying(e.controls);
     if (!why || !skips(e, b)) continue;
-    return `${name} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): the others wait at the barrier for threads that never arrive. Keep every thread going to the barrier and predicate only the work.`;
+    return `${name()} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): the others wait at the barrier for threads that never arrive. Keep every thread going to the barrier and predicate only the work.`;
   }
   return undefined;
 }
@@ -94,7 +95,7 @@ export const syncthreadsInDivergentBranch: Rule = {
     }
     for (const { f, calls } of fns.values()) {
       if (!mayDiverge(idx.text, f, calls)) continue;
-      const u = Uniformity.of(idx, f, { after: idx.text.lastIndexOf("sync", f.body.endIndex), settled });
+      const u = Uniformity.of(idx, f, { after: idx.text.lastIndexOf("sync", f.end), settled });
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
         const message = divergence(u, b);
@@ -106,13 +107,19 @@ export const syncthreadsInDivergentBranch: Rule = {
 
 /**
  * Is a barrier's finding known before the rest of the function is read? When its innermost condition
- * varies already (it can only go on varying) and is not a balanced if: divergence reports that one.
- * A barrier of another level is not reported at all.
+ * varies already (it can only go on varying) and is not a balanced if: divergence reports that one. When,
+ * between two statements of the body, its conditions and every exit's are uniform for good: an exit still
+ * to come cannot skip it, so it has no finding. A barrier of another level is not reported at all.
  */
-function settled(b: Barrier, varies: (d: Deps) => boolean, barriers: readonly Barrier[]): boolean {
+function settled(b: Barrier, w: SoFar): boolean {
   if (b.level !== "block") return true;
   const k = b.controls[0];
-  return k !== undefined && varies(k.deps) && !balanced(barriers, k.guarded);
+  if (k !== undefined && w.varies(k.deps) && !balanced(w.barriers, k.guarded)) return true;
+  return (
+    w.between &&
+    b.controls.every((c) => w.uniform(c.deps)) &&
+    w.exits.every((e) => e.controls.every((c) => w.uniform(c.deps)))
+  );
 }
 
 const CONTROL: ReadonlySet<string> = new Set([

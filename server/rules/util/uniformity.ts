@@ -21,7 +21,7 @@ import { Walk } from "./uniformityWalk";
 
 export { calleeName } from "./uniformityBase";
 export type { Barrier, BarrierLevel, Control, Deps, Exit } from "./uniformityBase";
-export type { Until } from "./uniformityUntil";
+export type { SoFar, Until } from "./uniformityUntil";
 
 /** The uniformity of one function's values, its barriers and its exits. */
 export class Uniformity {

@@ -4,6 +4,10 @@ import type { Resolve } from "./uniformityBase";
 
 export class Scopes {
   private readonly stack: Map<string, number>[] = [];
+  /** For each open scope: the first symbol id declared in it or later. */
+  private readonly firsts: number[] = [];
+  /** Symbols whose scope has closed: nothing can assign them any more. */
+  private readonly closed: boolean[] = [];
   /** Symbol ids in declaration order: each is the next. */
   private count = 0;
   /** For a symbol that took a name over in its own scope (a redeclaration): the symbol it hid. */
@@ -11,10 +15,18 @@ export class Scopes {
 
   push(): void {
     this.stack.push(new Map());
+    this.firsts.push(this.count);
   }
 
+  /** Closes the innermost scope: its symbols, and those of the scopes in it, are closed. */
   pop(): void {
     this.stack.pop();
+    for (let id = this.firsts.pop()!; id < this.count; id++) this.closed[id] = true;
+  }
+
+  /** Has symbol `id`'s scope closed (its assignments are all known)? */
+  isClosed(id: number): boolean {
+    return this.closed[id] === true;
   }
 
   /** Binds `name` in the innermost scope to symbol `id`, the next symbol. */

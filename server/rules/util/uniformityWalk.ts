@@ -45,9 +45,12 @@ export class Walk implements Recorder {
   /** Set when the walk is for barriers only (see uniformityUntil.ts). */
   private readonly stop: Stopper | undefined;
   private done = false;
+  private readonly bodyId: number;
 
   constructor(fn: Node, body: Node, kernel: boolean, until?: Until) {
-    this.stop = until && new Stopper(until, this.syms, this.barriers);
+    const { syms, assigns, barriers, exits, scopes } = this;
+    this.stop = until && new Stopper(until, syms, assigns, barriers, exits, (s) => scopes.isClosed(s));
+    this.bodyId = body.id;
     const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
     this.consts = new Constants(fn, this.resolver, this.syms);
     this.scopes.push();
@@ -131,7 +134,7 @@ export class Walk implements Recorder {
   private children(node: Node, c: Ctx): void {
     for (const k of node.namedChildren) {
       if (!k) continue;
-      if (this.stop?.reached(k.startIndex)) this.done = true;
+      if (this.stop?.reached(k.startIndex, node.id === this.bodyId)) this.done = true;
       this.visit(k, c);
     }
   }
