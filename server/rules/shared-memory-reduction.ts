@@ -140,15 +140,20 @@ const LOOPS: ReadonlySet<string> = new Set([
   "for_range_loop",
 ]);
 
-/** `for` and `while` loops in [start, end), from their keywords, in document order. */
-function forAndWhileLoops(idx: FileIndex, start: number, end: number): Node[] {
+/**
+ * `for` and `while` loops of function `fn`, from their keywords, in document order. Each keyword's loop
+ * is asked of the function (the smallest named node around the keyword, as FileIndex.ownerOf finds it
+ * from the root, whose search passes every top-level item before the function).
+ */
+function forAndWhileLoops(idx: FileIndex, fn: FunctionInfo): Node[] {
   const out: Node[] = [];
-  for (const m of idx.scanAll(/\b(for|while)\b/g, start, end)) {
+  for (const m of idx.scanAll(/\b(for|while)\b/g, fn.start, fn.end)) {
     const type = `${m[0]}_statement`;
-    const owner = idx.ownerOf(m.index, m.index + m[0].length, LOOPS);
-    if (owner) {
+    const n = fn.node.namedDescendantForIndex(m.index, m.index + m[0].length);
+    const t = n?.type;
+    if (n && t && LOOPS.has(t)) {
       // its first token, at the match, is the keyword
-      if (owner.type === type && owner.startIndex === m.index) out.push(owner);
+      if (t === type && n.startIndex === m.index) out.push(n);
       continue;
     }
     const kw = idx.nodeAt(m.index, m.index + m[0].length);
@@ -159,9 +164,26 @@ function forAndWhileLoops(idx: FileIndex, start: number, end: number): Node[] {
   return out;
 }
 
-/** The stride a loop halves or doubles: its `for` update, or an assignment in a `while` body. */
-function loopStride(loop: Node, body: Node): { name: string; dir: "down" | "up" } | undefined {
-  if (loop.type === "for_statement") return strideUpdate(loop.childForFieldName("update"));
+/**
+ * Text that may hold an update strideUpdate accepts: `>>=`, `/=`, `<<=`, `*=`, or `=` with `>>`, `/`,
+ * `<<` or `*` after it. Most loops count up by one or by a block: their trees are not read.
+ */
+const MAY_STEP = /[>/<*]=|=[^=;][^;]*(?:>>|\/|<<|\*)/;
+
+/**
+ * The stride a loop halves or doubles: its `for` update, or an assignment in a `while` body (`text`: the
+ * file's, where the loop's header and body lie).
+ */
+function loopStride(loop: Node, body: Node, text: string): { name: string; dir: "down" | "up" } | undefined {
+  const isFor = loop.type === "for_statement";
+  // a for loop's update is in its header, before its body
+  if (
+    !MAY_STEP.test(
+      text.slice(isFor ? loop.startIndex : body.startIndex, isFor ? body.startIndex : body.endIndex),
+    )
+  )
+    return undefined;
+  if (isFor) return strideUpdate(loop.childForFieldName("update"));
   let stride: { name: string; dir: "down" | "up" } | undefined;
   for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a);
   return stride;
@@ -272,10 +294,10 @@ export const sharedMemoryReduction: Rule = {
         continue;
       // The shared names only once a loop qualifies (most halving loops do not).
       let shared: Set<string> | undefined;
-      for (const loop of forAndWhileLoops(idx, start, end)) {
+      for (const loop of forAndWhileLoops(idx, fn)) {
         const body = loop.childForFieldName("body");
         if (!body) continue;
-        const stride = loopStride(loop, body);
+        const stride = loopStride(loop, body, idx.text);
         if (!stride) continue;
         if (stride.dir === "down") {
           const min = smallestStride(loop.childForFieldName("condition"), stride.name, consts);
