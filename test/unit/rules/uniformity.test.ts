@@ -229,6 +229,24 @@ describe("uniformity: read only as far as needed", () => {
       ["4: __syncthreads() is reached only by the threads for which `r == 0`"],
     );
   });
+  it("settles a barrier as clean only between the body's statements, with its conditions uniform for good", async () => {
+    // `lim` is the function's: assigned later; a return after the loop around the barrier skips it later
+    assert.deepEqual(
+      await divergent(`
+  int lim = n;
+  for (int s = 0; s < lim; ++s) __syncthreads();
+  lim = threadIdx.x;`),
+      ["3: __syncthreads() runs once per iteration of a loop whose condition `s < lim`"],
+    );
+    assert.deepEqual(
+      await divergent(`
+  for (;;) {
+    { for (int s = 0; s < 2; ++s) __syncthreads(); }
+    if (threadIdx.x == 0) return;
+  }`),
+      ["3: __syncthreads() is skipped by the threads that take the `return` 1 line below"],
+    );
+  });
 });
 
 // Most statements are read from their text (uniformitySimple.ts); these are the shapes it reads and the
