@@ -10,8 +10,35 @@ import { Uniformity, type Barrier, type Exit, type SoFar } from "./util/uniformi
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
-/** `__syncthreads…(`, and `sync(` for cooperative groups (`cta.sync()`, `cg::sync(block)`). */
-const BARRIER_TOKEN = /\b(__syncthreads(?:_count|_and|_or)?|sync)\s*\(/g;
+/** `__syncthreads…`, and `sync` for cooperative groups (`cta.sync()`, `cg::sync(block)`), before a `(`. */
+const BARRIER_WORD = /^(?:__syncthreads(?:_count|_and|_or)?|sync)$/;
+
+/**
+ * The barrier names called in the run's window, in device functions' bodies, with their function: the
+ * identifiers of BARRIER_WORD followed by `(` (what FileIndex.tokens finds for `\b(word)\s*\(`). Each
+ * holds `sync`, which is found without a regex trying every place of the file, and is asked of its
+ * function rather than the root (whose search passes every top-level item before).
+ */
+function barrierTokens(idx: FileIndex): { f: FunctionInfo; id: Node }[] {
+  const { text } = idx;
+  const { start, end } = idx.window;
+  const out: { f: FunctionInfo; id: Node }[] = [];
+  for (let at = text.indexOf("sync", start); at >= 0; at = text.indexOf("sync", at + 4)) {
+    let from = at;
+    while (from > 0 && /\w/.test(text[from - 1]!)) from--;
+    let to = at + 4;
+    while (to < text.length && /\w/.test(text[to]!)) to++;
+    if (from >= end) break;
+    if (from < start || !BARRIER_WORD.test(text.slice(from, to))) continue;
+    let paren = to;
+    while (paren < text.length && /\s/.test(text[paren]!)) paren++;
+    if (text[paren] !== "(") continue;
+    const f = idx.deviceFunctionAt(from);
+    const n = f?.node.descendantForIndex(from, to);
+    if (f && n && n.startIndex === from && IDENTS.has(n.type) && n.endIndex === to) out.push({ f, id: n });
+  }
+  return out;
+}
 
 const LOOPS: ReadonlySet<string> = new Set([
   "for_statement",
@@ -86,9 +113,7 @@ export const syncthreadsInDivergentBranch: Rule = {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
     const fns = new Map<number, { f: FunctionInfo; calls: Node[] }>();
-    for (const id of idx.tokens(BARRIER_TOKEN, IDENTS)) {
-      const f = idx.deviceFunctionAt(id.startIndex);
-      if (!f) continue;
+    for (const { f, id } of barrierTokens(idx)) {
       const entry = fns.get(f.node.id) ?? { f, calls: [] };
       entry.calls.push(id);
       fns.set(f.node.id, entry);
