@@ -61,13 +61,14 @@ const SHARED_OBJECT = /\bSharedMemory\s*<[^;>]*>\s+(\w+)\s*;/g;
 const SHARED_SOURCE = /\bSharedMemory\b|\bshared_memory\b|getPointer\s*\(/;
 
 /**
- * Names of shared memory in [start, end): declared `__shared__` (there or at file scope), found from the
+ * Names of shared memory in function `fn`: declared `__shared__` (there or at file scope), found from the
  * qualifier's text (walking the function's declarations costs more), and pointers set from those or from
  * a SharedMemory<T>() helper (the CUDA samples' way to type dynamic shared memory); `params` are taken
  * as shared too.
  */
-function sharedNames(idx: FileIndex, start: number, end: number, params: string[]): Set<string> {
-  const shared = new Set([...declaredShared(idx, start, end), ...fileScopeShared(idx), ...params]);
+function sharedNames(idx: FileIndex, fn: FunctionInfo, params: string[]): Set<string> {
+  const { start, end } = fn;
+  const shared = new Set([...declaredShared(idx, fn.node, start, end), ...fileScopeShared(idx), ...params]);
   // a scan runs on to the next match, maybe at the end of the file: only where the range can hold one
   if (within(idx.text, "SharedMemory", start, end))
     for (const m of idx.scanAll(SHARED_OBJECT, start, end)) shared.add(m[1]!);
@@ -121,10 +122,13 @@ export function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
   });
 }
 
-function declaredShared(idx: FileIndex, start: number, end: number): Set<string> {
+function declaredShared(idx: FileIndex, fn: Node, start: number, end: number): Set<string> {
   const shared = new Set<string>();
   for (const m of idx.scanAll(/\b__shared__\b/g, start, end)) {
-    const decl = sharedQualifier(idx, m.index, m.index + m[0].length)?.parent;
+    const at = m.index + m[0].length;
+    // the qualifier asked of the function first (a search from the root passes every top-level item before)
+    const n = fn.namedDescendantForIndex(m.index, at);
+    const decl = (n?.type === "type_qualifier" ? n : sharedQualifier(idx, m.index, at))?.parent;
     if (decl?.type !== "declaration") continue;
     // the identifiers whose parent is one of these declarators (asked downwards: Node.parent is dear)
     for (const d of descendants(decl, "array_declarator", "pointer_declarator", "init_declarator"))
@@ -140,28 +144,74 @@ const LOOPS: ReadonlySet<string> = new Set([
   "for_range_loop",
 ]);
 
-/** `for` and `while` loops in [start, end), from their keywords, in document order. */
-function forAndWhileLoops(idx: FileIndex, start: number, end: number): Node[] {
-  const out: Node[] = [];
-  for (const m of idx.scanAll(/\b(for|while)\b/g, start, end)) {
+/**
+ * `for` and `while` loops of function `fn`, from their keywords, in document order. Each keyword's loop
+ * is asked of the function (the smallest named node around the keyword, as FileIndex.ownerOf finds it
+ * from the root, whose search passes every top-level item before the function).
+ */
+function forAndWhileLoops(idx: FileIndex, fn: FunctionInfo): { loop: Node; isFor: boolean }[] {
+  const out: { loop: Node; isFor: boolean }[] = [];
+  for (const m of idx.scanAll(/\b(for|while)\b/g, fn.start, fn.end)) {
     const type = `${m[0]}_statement`;
-    const owner = idx.ownerOf(m.index, m.index + m[0].length, LOOPS);
-    if (owner) {
+    const n = fn.node.namedDescendantForIndex(m.index, m.index + m[0].length);
+    const t = n?.type;
+    if (n && t && LOOPS.has(t)) {
       // its first token, at the match, is the keyword
-      if (owner.type === type && owner.startIndex === m.index) out.push(owner);
+      if (t === type && n.startIndex === m.index) out.push({ loop: n, isFor: m[0] === "for" });
       continue;
     }
     const kw = idx.nodeAt(m.index, m.index + m[0].length);
     const loop = kw.parent;
     if (kw.type !== m[0] || loop?.type !== type || loop.startIndex !== m.index) continue;
-    out.push(loop);
+    out.push({ loop, isFor: m[0] === "for" });
   }
   return out;
 }
 
+/**
+ * Text that may hold an update strideUpdate accepts: `>>=`, `/=`, `<<=`, `*=`, or `=` with `>>`, `/`,
+ * `<<` or `*` after it. Most loops count up by one or by a block: their trees are not read.
+ */
+const MAY_STEP = /[>/<*]=|=[^=;][^;]*(?:>>|\/|<<|\*)/;
+
+/**
+ * The text of the header `for (…)` of the for loop at `at`, up to its matching parenthesis; undefined
+ * where a comment, quote or preprocessor line may hide one.
+ */
+function forHeader(text: string, at: number): string | undefined {
+  const open = text.indexOf("(", at);
+  if (open < 0 || text.slice(at + 3, open).trim() !== "") return undefined;
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "(") depth++;
+    else if (ch === ")") {
+      if (--depth === 0) return text.slice(at, i + 1);
+    } else if (ch === '"' || ch === "'" || ch === "#" || ch === "{" || ch === "}") return undefined;
+    else if (ch === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Can the loop at `loop` halve or double a stride at all (see MAY_STEP)? A for loop's update is in its
+ * header, read from the text; a while loop's assignments are in its body.
+ */
+function mayStep(text: string, loop: Node, isFor: boolean, body: () => Node | null): boolean {
+  const header = isFor ? forHeader(text, loop.startIndex) : undefined;
+  if (header !== undefined) return MAY_STEP.test(header);
+  const b = body();
+  if (!b) return true; // no body: the caller's own test
+  return MAY_STEP.test(text.slice(isFor ? loop.startIndex : b.startIndex, isFor ? b.startIndex : b.endIndex));
+}
+
 /** The stride a loop halves or doubles: its `for` update, or an assignment in a `while` body. */
-function loopStride(loop: Node, body: Node): { name: string; dir: "down" | "up" } | undefined {
-  if (loop.type === "for_statement") return strideUpdate(loop.childForFieldName("update"));
+function loopStride(
+  loop: Node,
+  isFor: boolean,
+  body: Node,
+): { name: string; dir: "down" | "up" } | undefined {
+  if (isFor) return strideUpdate(loop.childForFieldName("update"));
   let stride: { name: string; dir: "down" | "up" } | undefined;
   for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a);
   return stride;
@@ -176,13 +226,21 @@ function barrierCall(c: Node): boolean {
   return name === "__syncthreads" || name === "__syncwarp" || name === "sync";
 }
 
-/** The barrier the loop body calls, when it indexes a shared array with the stride. */
+/**
+ * The barrier the loop body calls, when it indexes a shared array with the stride. Only a body that names
+ * the stride can index with it (see combines): others are not read node by node.
+ */
 function treeStepBarrier(body: Node, shared: () => ReadonlySet<string>, stride: string): Node | undefined {
-  if (!BARRIER_TEXT.test(body.text)) return undefined;
-  const calls = descendants(body, "call_expression");
+  const text = body.text;
+  if (!BARRIER_TEXT.test(text) || !text.includes(stride)) return undefined;
+  // the calls, declarations and assignments in one walk (each walk costs, whatever it finds)
+  const calls: Node[] = [];
+  const writes: Node[] = [];
+  for (const n of descendants(body, "call_expression", "init_declarator", "assignment_expression"))
+    (n.type === "call_expression" ? calls : writes).push(n);
   const barrier = calls.find(barrierCall);
   if (!barrier) return undefined;
-  return combines(body, calls, shared(), stride) ? barrier : undefined;
+  return combines(text, calls, writes, shared(), stride) ? barrier : undefined;
 }
 
 /** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
@@ -193,53 +251,66 @@ function sharedElement(n: Node, shared: ReadonlySet<string>, stride?: string): b
   if (!arg || !shared.has(arg.text) || !idx) return false;
   if (stride === undefined) return true;
   // `s[tid - off]` is a scan's read (Hillis-Steele), not a reduction's
-  return (
-    descendants(idx, "identifier").some((i) => i.text === stride) &&
-    !new RegExp(`-\\s*${stride}\\b`).test(idx.text)
-  );
+  const text = idx.text;
+  return !new RegExp(`-\\s*${stride}\\b`).test(text) && namesIdentifier(idx, text, stride);
+}
+
+/**
+ * Is one of `n`'s identifiers `name` (`text`: n's)? Asked at each place the name's text is: an identifier
+ * there is the smallest node spanning it. (A descendants search scans the language's type names first.)
+ */
+function namesIdentifier(n: Node, text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const start = n.startIndex + at;
+    const d = n.descendantForIndex(start, start + name.length);
+    if (d?.startIndex === start && d.type === "identifier" && d.endIndex === start + name.length) return true;
+  }
+  return false;
 }
 
 /** Calls that make a halving loop a sorting or merging network rather than a reduction. */
 const NETWORK_CALL = /sort|swap|compar|search|merge/i;
 
 /**
- * Does the body write a shared element from one read at the stride, `s[i] += s[i + stride]`, directly or
- * through a local (`f1 = s[i + d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator
- * or a search at a halving stride) are not reductions.
+ * Does the body (`text`, with its `calls` and its declarations and assignments, `writes`) write a shared
+ * element from one read at the stride, `s[i] += s[i + stride]`, directly or through a local (`f1 = s[i +
+ * d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator or a search at a halving
+ * stride) are not reductions.
  */
-function combines(body: Node, calls: Node[], shared: ReadonlySet<string>, stride: string): boolean {
+function combines(
+  text: string,
+  calls: Node[],
+  writes: Node[],
+  shared: ReadonlySet<string>,
+  stride: string,
+): boolean {
+  // no stride in its text, no element at the stride in it
   const strided = (n: Node): boolean =>
-    sharedElement(n, shared, stride) ||
-    descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride));
+    n.text.includes(stride) &&
+    (sharedElement(n, shared, stride) ||
+      descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride)));
+  const reads = (n: Node, carried: ReadonlySet<string>): boolean =>
+    carried.size > 0 &&
+    (carried.has(n.text) || descendants(n, "identifier").some((i) => carried.has(i.text)));
   if (
-    NETWORK_CALL.test(body.text) &&
+    NETWORK_CALL.test(text) &&
     calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"))))
   )
     return false;
   const carried = new Set<string>();
-  const assignments: Node[] = [];
-  for (const d of descendants(body, "init_declarator", "assignment_expression")) {
+  // an assignment's two sides, read once
+  const assignments: { left: Node | null; right: Node | null }[] = [];
+  for (const d of writes) {
     const init = d.type === "init_declarator";
-    if (!init) assignments.push(d);
     const left = d.childForFieldName(init ? "declarator" : "left");
     const value = d.childForFieldName(init ? "value" : "right");
+    if (!init) assignments.push({ left, right: value });
     if (left?.type !== "identifier" || !value) continue;
-    if (
-      strided(value) ||
-      descendants(value, "identifier").some((i) => carried.has(i.text)) ||
-      carried.has(value.text)
-    )
-      carried.add(left.text);
+    if (strided(value) || reads(value, carried)) carried.add(left.text);
   }
-  return assignments.some((a) => {
-    const left = a.childForFieldName("left");
-    const right = a.childForFieldName("right");
+  return assignments.some(({ left, right }) => {
     if (!left || !right || !sharedElement(unparen(left), shared)) return false;
-    return (
-      strided(right) ||
-      descendants(right, "identifier").some((i) => carried.has(i.text)) ||
-      carried.has(right.text)
-    );
+    return strided(right) || reads(right, carried);
   });
 }
 
@@ -259,10 +330,13 @@ export const sharedMemoryReduction: Rule = {
         continue;
       // The shared names only once a loop qualifies (most halving loops do not).
       let shared: Set<string> | undefined;
-      for (const loop of forAndWhileLoops(idx, start, end)) {
-        const body = loop.childForFieldName("body");
+      for (const { loop, isFor } of forAndWhileLoops(idx, fn)) {
+        let body: Node | null | undefined;
+        const bodyOf = (): Node | null => (body ??= loop.childForFieldName("body"));
+        if (!mayStep(idx.text, loop, isFor, bodyOf)) continue;
+        body = bodyOf();
         if (!body) continue;
-        const stride = loopStride(loop, body);
+        const stride = loopStride(loop, isFor, body);
         if (!stride) continue;
         if (stride.dir === "down") {
           const min = smallestStride(loop.childForFieldName("condition"), stride.name, consts);
@@ -271,8 +345,7 @@ export const sharedMemoryReduction: Rule = {
         }
         const barrier = treeStepBarrier(
           body,
-          () =>
-            (shared ??= sharedNames(idx, start, end, fn.space === "device" ? pointerParams(fn.node) : [])),
+          () => (shared ??= sharedNames(idx, fn, fn.space === "device" ? pointerParams(fn.node) : [])),
           stride.name,
         );
         if (!barrier) continue;

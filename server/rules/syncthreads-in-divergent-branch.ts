@@ -6,12 +6,39 @@ import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { ancestors } from "./util/nodes";
-import { Uniformity, type Barrier, type Exit } from "./util/uniformity";
+import { Uniformity, type Barrier, type Exit, type SoFar } from "./util/uniformity";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
-/** `__syncthreads…(`, and `sync(` for cooperative groups (`cta.sync()`, `cg::sync(block)`). */
-const BARRIER_TOKEN = /\b(__syncthreads(?:_count|_and|_or)?|sync)\s*\(/g;
+/** `__syncthreads…`, and `sync` for cooperative groups (`cta.sync()`, `cg::sync(block)`), before a `(`. */
+const BARRIER_WORD = /^(?:__syncthreads(?:_count|_and|_or)?|sync)$/;
+
+/**
+ * The barrier names called in the run's window, in device functions' bodies, with their function: the
+ * identifiers of BARRIER_WORD followed by `(` (what FileIndex.tokens finds for `\b(word)\s*\(`). Each
+ * holds `sync`, which is found without a regex trying every place of the file, and is asked of its
+ * function rather than the root (whose search passes every top-level item before).
+ */
+function barrierTokens(idx: FileIndex): { f: FunctionInfo; id: Node }[] {
+  const { text } = idx;
+  const { start, end } = idx.window;
+  const out: { f: FunctionInfo; id: Node }[] = [];
+  for (let at = text.indexOf("sync", start); at >= 0; at = text.indexOf("sync", at + 4)) {
+    let from = at;
+    while (from > 0 && /\w/.test(text[from - 1]!)) from--;
+    let to = at + 4;
+    while (to < text.length && /\w/.test(text[to]!)) to++;
+    if (from >= end) break;
+    if (from < start || !BARRIER_WORD.test(text.slice(from, to))) continue;
+    let paren = to;
+    while (paren < text.length && /\s/.test(text[paren]!)) paren++;
+    if (text[paren] !== "(") continue;
+    const f = idx.deviceFunctionAt(from);
+    const n = f?.node.descendantForIndex(from, to);
+    if (f && n && n.startIndex === from && IDENTS.has(n.type) && n.endIndex === to) out.push({ f, id: n });
+  }
+  return out;
+}
 
 const LOOPS: ReadonlySet<string> = new Set([
   "for_statement",
@@ -35,10 +62,10 @@ function inside(n: Node, outer: Node): boolean {
  * An `if` whose two branches hold as many block barriers: every thread reaches one of them the same
  * number of times (`__syncthreads()` is one barrier, wherever it is called from), a deliberate pattern.
  */
-function balanced(u: Uniformity, branch: Node): boolean {
+function balanced(barriers: readonly Barrier[], branch: Node): boolean {
   if (branch.type !== "if_statement") return false;
   const count = (n: Node | null): number =>
-    n ? u.barriers.filter((b) => b.level === "block" && inside(b.call, n)).length : 0;
+    n ? barriers.filter((b) => b.level === "block" && inside(b.call, n)).length : 0;
   const alternative = branch.childForFieldName("alternative");
   return alternative !== null && count(branch.childForFieldName("consequence")) === count(alternative);
 }
@@ -59,19 +86,20 @@ function condText(cond: Node): string {
 
 /** Why `b` is divergent, or undefined when every thread of the block reaches it. */
 function divergence(u: Uniformity, b: Barrier): string | undefined {
-  const name = `${b.call.childForFieldName("function")!.text}()`;
-  const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u, c.guarded));
+  // read only for a finding (each node read costs)
+  const name = (): string => `${b.call.childForFieldName("function")!.text}()`;
+  const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u.barriers, c.guarded));
   if (k) {
     const where = linesAbove(b.call, k.cond);
     const what = LOOPS.has(k.guarded.type)
       ? `runs once per iteration of a loop whose condition \`${condText(k.cond)}\` (${where}) depends on the thread index: threads leave the loop after different numbers of barriers`
       : `is reached only by the threads for which \`${condText(k.cond)}\` (${where}) holds, which depends on the thread index: the other threads never arrive at the barrier`;
-    return `${name} ${what}. Move the barrier out of the branch.`;
+    return `${name()} ${what}. Move the barrier out of the branch.`;
   }
   for (const e of u.exits) {
     const why = u.firstVarying(e.controls);
     if (!why || !skips(e, b)) continue;
-    return `${name} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): the others wait at the barrier for threads that never arrive. Keep every thread going to the barrier and predicate only the work.`;
+    return `${name()} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): the others wait at the barrier for threads that never arrive. Keep every thread going to the barrier and predicate only the work.`;
   }
   return undefined;
 }
@@ -85,16 +113,14 @@ export const syncthreadsInDivergentBranch: Rule = {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
     const fns = new Map<number, { f: FunctionInfo; calls: Node[] }>();
-    for (const id of idx.tokens(BARRIER_TOKEN, IDENTS)) {
-      const f = idx.deviceFunctionAt(id.startIndex);
-      if (!f) continue;
+    for (const { f, id } of barrierTokens(idx)) {
       const entry = fns.get(f.node.id) ?? { f, calls: [] };
       entry.calls.push(id);
       fns.set(f.node.id, entry);
     }
     for (const { f, calls } of fns.values()) {
       if (!mayDiverge(idx.text, f, calls)) continue;
-      const u = Uniformity.of(idx, f);
+      const u = Uniformity.of(idx, f, { after: idx.text.lastIndexOf("sync", f.end), settled });
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
         const message = divergence(u, b);
@@ -103,6 +129,23 @@ export const syncthreadsInDivergentBranch: Rule = {
     }
   },
 };
+
+/**
+ * Is a barrier's finding known before the rest of the function is read? When its innermost condition
+ * varies already (it can only go on varying) and is not a balanced if: divergence reports that one. When,
+ * between two statements of the body, its conditions and every exit's are uniform for good: an exit still
+ * to come cannot skip it, so it has no finding. A barrier of another level is not reported at all.
+ */
+function settled(b: Barrier, w: SoFar): boolean {
+  if (b.level !== "block") return true;
+  const k = b.controls[0];
+  if (k !== undefined && w.varies(k.deps) && !balanced(w.barriers, k.guarded)) return true;
+  return (
+    w.between &&
+    b.controls.every((c) => w.uniform(c.deps)) &&
+    w.exits.every((e) => e.controls.every((c) => w.uniform(c.deps)))
+  );
+}
 
 const CONTROL: ReadonlySet<string> = new Set([
   ...LOOPS,

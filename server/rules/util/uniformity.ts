@@ -16,10 +16,12 @@
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "./fileIndex";
 import type { Barrier, Control, Deps, Exit } from "./uniformityBase";
+import type { Until } from "./uniformityUntil";
 import { Walk } from "./uniformityWalk";
 
 export { calleeName } from "./uniformityBase";
 export type { Barrier, BarrierLevel, Control, Deps, Exit } from "./uniformityBase";
+export type { SoFar, Until } from "./uniformityUntil";
 
 /** The uniformity of one function's values, its barriers and its exits. */
 export class Uniformity {
@@ -30,7 +32,7 @@ export class Uniformity {
       for (const a of assigns) {
         const s = syms[a.target]!;
         if (s.varying) continue;
-        if (this.varies(a.deps) || a.controls.some((k) => this.varies(k.deps))) {
+        if (this.varies(a.deps) || this.anyVaries(a.controls)) {
           s.varying = true;
           changed = true;
         }
@@ -43,11 +45,18 @@ export class Uniformity {
     return new Uniformity(new Walk(fn, body, kernel));
   }
 
-  /** The analysis of a device function, made once per lint run. */
-  static of(idx: FileIndex, fn: { node: Node; body: Node; space: "global" | "device" }): Uniformity {
-    return idx.shared(`uniformity:${fn.node.id}`, () =>
-      Uniformity.analyze(fn.node, fn.body, fn.space === "global"),
-    );
+  /**
+   * The analysis of a device function, made once per lint run. With `until`, only as far as its barriers
+   * need (see uniformityUntil.ts): the barriers' answers are the whole analysis', the rest may be partial.
+   */
+  static of(
+    idx: FileIndex,
+    fn: { node: Node; body: Node; space: "global" | "device" },
+    until?: Until,
+  ): Uniformity {
+    return idx.shared(`uniformity${until ? "-barriers" : ""}:${fn.node.id}`, () => {
+      return new Uniformity(new Walk(fn.node, fn.body, fn.space === "global", until));
+    });
   }
 
   varies(d: Deps): boolean {
@@ -60,6 +69,14 @@ export class Uniformity {
 
   get exits(): readonly Exit[] {
     return this.w.exits;
+  }
+
+  /** Does any of `controls` vary? Those whose deps are known first (the answer is the same). */
+  private anyVaries(controls: readonly Control[]): boolean {
+    return (
+      controls.some((k) => k.known !== false && this.varies(k.deps)) ||
+      controls.some((k) => k.known === false && this.varies(k.deps))
+    );
   }
 
   /** The innermost thread-varying condition of `controls`. */

@@ -10,9 +10,34 @@ export interface Deps {
 
 /** A condition a statement runs under, and the statement it guards (if, loop, `?:`, `&&`). */
 export interface Control {
-  cond: Node;
-  guarded: Node;
-  deps: Deps;
+  readonly cond: Node;
+  readonly guarded: Node;
+  readonly deps: Deps;
+  /** False while the deps are not worked out yet (a loop's trip count: see LoopControl). */
+  readonly known?: boolean;
+}
+
+/**
+ * A counted loop's condition, whose deps (its trip count's) are worked out when first asked: most loops'
+ * never are (an assignment in them varies with its own value, no barrier is in them), and reading the
+ * loop's shape costs more than the rest of its walk.
+ */
+export class LoopControl implements Control {
+  private value: Deps | undefined;
+
+  constructor(
+    readonly cond: Node,
+    readonly guarded: Node,
+    private readonly work: () => Deps,
+  ) {}
+
+  get deps(): Deps {
+    return (this.value ??= this.work());
+  }
+
+  get known(): boolean {
+    return this.value !== undefined;
+  }
 }
 
 export type BarrierLevel = "block" | "warp" | "unknown";

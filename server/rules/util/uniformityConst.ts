@@ -29,11 +29,13 @@ export class Constants {
 
   /**
    * The trip count of `for (i = start; i < BOUND; i += STRIDE)` with BOUND and STRIDE compile-time and a
-   * start that reads no memory: NONE (uniform, see the top), else undefined.
+   * start that reads no memory: NONE (uniform, see the top), else undefined. `resolve` finds names where
+   * the loop is (its trip count may be worked out after the walk: see uniformityWalk.ts).
    */
-  tripCount(shape: LoopShape): Deps | undefined {
+  tripCount(shape: LoopShape, resolve: Resolve): Deps | undefined {
     if (!["+=", "-=", "++", "--"].includes(shape.op)) return undefined;
-    if (!this.compileTime(shape.bound) || (shape.step && !this.compileTime(shape.step))) return undefined;
+    if (!this.compileTime(shape.bound, resolve) || (shape.step && !this.compileTime(shape.step, resolve)))
+      return undefined;
     return offsetOnly(shape.start) ? NONE : undefined;
   }
 
@@ -53,7 +55,7 @@ export class Constants {
   }
 
   /** Literals, sizeof, `Traits::N`, constants, template parameters, macros and arithmetic of these. */
-  compileTime(node: Node): boolean {
+  compileTime(node: Node, resolve: Resolve = this.resolve): boolean {
     // unparen, reading each node's type once
     let n = node;
     let t = n.type;
@@ -71,15 +73,15 @@ export class Constants {
       case "qualified_identifier":
         return true;
       case "identifier": {
-        const s = this.resolve(n.text);
+        const s = resolve(n.text);
         return s !== undefined ? this.syms[s]!.constant === true : this.constantName(n.text);
       }
       case "cast_expression":
-        return this.compileTime(n.childForFieldName("value") ?? n);
+        return this.compileTime(n.childForFieldName("value") ?? n, resolve);
       case "binary_expression":
       case "unary_expression":
       case "conditional_expression":
-        return n.namedChildren.every((k) => !k || this.compileTime(k));
+        return n.namedChildren.every((k) => !k || this.compileTime(k, resolve));
       case "call_expression": {
         // static_cast<int>(N)
         const args = n.childForFieldName("arguments")?.namedChildren ?? [];
@@ -88,7 +90,7 @@ export class Constants {
           f?.type === "template_function" &&
           /_cast$/.test(f.childForFieldName("name")?.text ?? "") &&
           args.length === 1 &&
-          this.compileTime(args[0]!)
+          this.compileTime(args[0]!, resolve)
         );
       }
       default:
@@ -117,6 +119,18 @@ export class Constants {
     return out;
   }
 }
+
+/**
+ * Is a value's text one compileTime refuses whatever its names mean? When it starts with a call, an element
+ * or a member read (`f(…) …`, `a[i] …`, `threadIdx.x …`): that node is the leftmost operand, which
+ * compileTime reaches through any binary, unary or conditional expression above it, and refuses.
+ */
+export function surelyRuntime(value: string): boolean {
+  return RUNTIME_START.test(value);
+}
+
+const RUNTIME_START =
+  /^\s*(?!(?:sizeof|alignof|_Alignof|__alignof__|__alignof|decltype)\b)[A-Za-z_]\w*\s*(?:\(|\[|\.|->)/;
 
 /** A start that differs between threads by an offset only: no memory read, no call but thread ranks and casts. */
 function offsetOnly(start: Node): boolean {

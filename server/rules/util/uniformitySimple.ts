@@ -3,18 +3,22 @@
 // from text they cost the walk one node each instead of about ten (every node handed to JS costs). Each
 // reader gives what the walk over the nodes would, or undefined where the tree is needed.
 import type { Node } from "web-tree-sitter";
+import { declaredName } from "./nodes";
 import {
   DECLARATION_TYPE_STOP,
+  groupLevel,
   NONE,
   SIMPLE_STATEMENT,
+  THREAD_ID_PARAM,
   union,
   type Barrier,
   type Ctx,
   type Deps,
   type Resolve,
   type Sym,
+  type SymKind,
 } from "./uniformityBase";
-import type { Constants } from "./uniformityConst";
+import { surelyRuntime, type Constants } from "./uniformityConst";
 import { textDeps } from "./uniformityText";
 
 /** What the readers record into: the walk's symbols, scopes, assignments and barriers. */
@@ -79,7 +83,8 @@ function plainStatement(r: Recorder, node: Node, type: string, text: string, c: 
   if (!deps) return undefined;
   if (!name) return NONE; // an expression statement without assignment
   if (declared) {
-    const constant = /\bconst(?:expr)?\b/.test(declared) && r.consts.declaresOne(node);
+    const constant =
+      /\bconst(?:expr)?\b/.test(declared) && !surelyRuntime(value!) && r.consts.declaresOne(node);
     const id = r.declare(name, { kind: "storage", varying: false, at: node.startIndex, constant });
     r.record(id, deps, c);
     return { direct: false, syms: [id] };
@@ -182,4 +187,40 @@ export function simpleParameters(list: string): Parameter[] | undefined {
     out.push({ name: m[3]!, value: !m[2], type: m[1]! });
   }
   return out;
+}
+
+/** Declares a function's or lambda's parameters (a __device__ function's are uniform unless named like a thread id). */
+export function declareParams(r: Recorder, declarator: Node | null, device: boolean): void {
+  let d = declarator;
+  while (d && d.type !== "function_declarator" && d.type !== "abstract_function_declarator")
+    d =
+      d.childForFieldName("declarator") ??
+      d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
+      null;
+  const list = d?.childForFieldName("parameters");
+  const simple = list ? simpleParameters(list.text) : undefined;
+  if (simple) {
+    for (const p of simple)
+      r.declare(p.name, {
+        kind: p.value ? "value" : "pointer",
+        at: -1,
+        varying: device && THREAD_ID_PARAM.test(p.name),
+        group: groupLevel(p.type),
+      });
+    return;
+  }
+  for (const p of list?.namedChildren ?? []) {
+    if (!p || !p.type.endsWith("parameter_declaration")) continue;
+    const decl = p.childForFieldName("declarator");
+    const name = declaredName(decl);
+    if (!name) continue;
+    const top = decl!.type;
+    const kind: SymKind = top === "identifier" ? "value" : "pointer";
+    r.declare(name.text, {
+      kind,
+      at: -1,
+      varying: device && THREAD_ID_PARAM.test(name.text),
+      group: groupLevel(p.childForFieldName("type")?.text ?? ""),
+    });
+  }
 }

@@ -60,6 +60,21 @@ export function textDeps(text: string, resolve: Resolve): Deps | undefined {
   return syms.length === 0 ? NONE : { direct: false, syms };
 }
 
+/**
+ * The deps of a for loop's trip count: when the loop is counted (see loopShape) and its bounds move
+ * together or are constants, those of what is left, else its condition's (`deps`). `resolve` finds names
+ * at the loop.
+ */
+export function tripDeps(
+  header: LoopHeader,
+  deps: Deps,
+  resolve: Resolve,
+  consts: { tripCount(shape: LoopShape, resolve: Resolve): Deps | undefined },
+): Deps {
+  const shape = loopShape(header);
+  return shape ? (shiftedTripCount(shape, resolve) ?? consts.tripCount(shape, resolve) ?? deps) : deps;
+}
+
 /** A counted loop `for (name = start; name OP bound; update)`; `step` is null for `++`/`--`. */
 export interface LoopShape {
   name: string;

@@ -5,11 +5,11 @@ import { declaredName } from "./nodes";
 import {
   calleeName,
   groupLevel,
+  LoopControl,
   NONE,
   PLAIN_EXPRESSIONS,
   pointerish,
   SKIP,
-  THREAD_ID_PARAM,
   union,
   UNIFORM_CALL,
   VARYING,
@@ -19,6 +19,7 @@ import {
   type Assign,
   type Barrier,
   type BarrierLevel,
+  type Control,
   type Ctx,
   type Deps,
   type Exit,
@@ -27,8 +28,10 @@ import {
   type SymKind,
 } from "./uniformityBase";
 import { Constants } from "./uniformityConst";
-import { simpleAssignment, simpleParameters, simpleStatement, type Recorder } from "./uniformitySimple";
-import { loopShape, shiftedTripCount, textDeps } from "./uniformityText";
+import { Scopes } from "./uniformityScopes";
+import { declareParams, simpleAssignment, simpleStatement, type Recorder } from "./uniformitySimple";
+import { textDeps, tripDeps, type LoopHeader } from "./uniformityText";
+import { Stopper, type Until } from "./uniformityUntil";
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
 export class Walk implements Recorder {
@@ -36,77 +39,38 @@ export class Walk implements Recorder {
   readonly assigns: Assign[] = [];
   readonly barriers: Barrier[] = [];
   readonly exits: Exit[] = [];
-  private readonly scopes: Map<string, number>[] = [];
+  private readonly scopes = new Scopes();
   readonly consts: Constants;
 
-  constructor(
-    fn: Node,
-    body: Node,
-    private readonly kernel: boolean,
-  ) {
+  /** Set when the walk is for barriers only (see uniformityUntil.ts). */
+  private readonly stop: Stopper | undefined;
+  private done = false;
+  private readonly bodyId: number;
+
+  constructor(fn: Node, body: Node, kernel: boolean, until?: Until) {
+    const { syms, assigns, barriers, exits, scopes } = this;
+    this.stop = until && new Stopper(until, syms, assigns, barriers, exits, (s) => scopes.isClosed(s));
+    this.bodyId = body.id;
     const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
     this.consts = new Constants(fn, this.resolver, this.syms);
-    this.scopes.push(new Map());
-    this.params(fn.childForFieldName("declarator"), !kernel);
+    this.scopes.push();
+    declareParams(this, fn.childForFieldName("declarator"), !kernel);
     this.visit(body, ctx);
     this.scopes.pop();
   }
 
   declare(name: string, sym: Sym): number {
     this.syms.push(sym);
-    this.scopes[this.scopes.length - 1]!.set(name, this.syms.length - 1);
+    this.scopes.declare(name, this.syms.length - 1);
     return this.syms.length - 1;
   }
 
   /** `resolve`, bound: for the text readers (uniformityText.ts). */
-  readonly resolver: Resolve = (name) => this.resolve(name);
-
-  private resolve(name: string): number | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const s = this.scopes[i]!.get(name);
-      if (s !== undefined) return s;
-    }
-    return undefined;
-  }
-
-  /** Declares a function's or lambda's parameters (a __device__ function's are uniform unless named like a thread id). */
-  private params(declarator: Node | null, device: boolean): void {
-    let d = declarator;
-    while (d && d.type !== "function_declarator" && d.type !== "abstract_function_declarator")
-      d =
-        d.childForFieldName("declarator") ??
-        d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
-        null;
-    const list = d?.childForFieldName("parameters");
-    const simple = list ? simpleParameters(list.text) : undefined;
-    if (simple) {
-      for (const p of simple)
-        this.declare(p.name, {
-          kind: p.value ? "value" : "pointer",
-          at: -1,
-          varying: device && THREAD_ID_PARAM.test(p.name),
-          group: groupLevel(p.type),
-        });
-      return;
-    }
-    for (const p of list?.namedChildren ?? []) {
-      if (!p || !p.type.endsWith("parameter_declaration")) continue;
-      const decl = p.childForFieldName("declarator");
-      const name = declaredName(decl);
-      if (!name) continue;
-      const top = decl!.type;
-      const kind: SymKind = top === "identifier" ? "value" : "pointer";
-      this.declare(name.text, {
-        kind,
-        at: -1,
-        varying: device && THREAD_ID_PARAM.test(name.text),
-        group: groupLevel(p.childForFieldName("type")?.text ?? ""),
-      });
-    }
-  }
+  readonly resolver: Resolve = (name) => this.scopes.resolve(name);
 
   /** The value a node computes depends on; records what statements inside it do. */
   visit(node: Node, c: Ctx): Deps {
+    if (this.done) return NONE;
     const t = node.type;
     if (SKIP.has(t)) return NONE;
     if (PLAIN_EXPRESSIONS.has(t)) {
@@ -115,7 +79,7 @@ export class Walk implements Recorder {
     }
     switch (t) {
       case "identifier": {
-        const s = this.resolve(node.text);
+        const s = this.scopes.resolve(node.text);
         return s !== undefined ? { direct: false, syms: [s] } : VARYING_NAMES.has(node.text) ? VARYING : NONE;
       }
       case "field_expression":
@@ -168,11 +132,15 @@ export class Walk implements Recorder {
   }
 
   private children(node: Node, c: Ctx): void {
-    for (const k of node.namedChildren) if (k) this.visit(k, c);
+    for (const k of node.namedChildren) {
+      if (!k) continue;
+      if (this.stop?.reached(k.startIndex, node.id === this.bodyId)) this.done = true;
+      this.visit(k, c);
+    }
   }
 
   private scoped(f: () => void): void {
-    this.scopes.push(new Map());
+    this.scopes.push();
     try {
       f();
     } finally {
@@ -207,11 +175,11 @@ export class Walk implements Recorder {
           const cond = node.childForFieldName("condition");
           const update = node.childForFieldName("update");
           const deps = cond ? this.visit(cond, c) : NONE;
-          const shape = cond && this.varies0(deps) ? loopShape({ init, cond, update }) : undefined;
-          const trips = shape
-            ? (shiftedTripCount(shape, this.resolver) ?? this.consts.tripCount(shape) ?? deps)
-            : deps;
-          const inner = cond ? this.under(c, cond, node, trips, node) : { ...c, loop: node, breakable: node };
+          const inner = !cond
+            ? { ...c, loop: node, breakable: node }
+            : this.varies0(deps)
+              ? this.within(c, this.loopControl(node, { init, cond, update }, deps), node)
+              : this.under(c, cond, node, deps, node);
           this.visitOpt(update, inner);
           this.visitOpt(node.childForFieldName("body"), inner);
         });
@@ -295,7 +263,7 @@ export class Walk implements Recorder {
    */
   private misparsedComparison(fn: Node): { left: Deps; callee: string } | undefined {
     const name = fn.childForFieldName("name");
-    const s = name?.type === "identifier" ? this.resolve(name.text) : undefined;
+    const s = name?.type === "identifier" ? this.scopes.resolve(name.text) : undefined;
     if (s === undefined) return undefined;
     let callee = fn.childForFieldName("arguments")?.namedChild(0) ?? null;
     while (callee && callee.type === "binary_expression") callee = callee.childForFieldName("left");
@@ -311,7 +279,7 @@ export class Walk implements Recorder {
     const group = member ? member.childForFieldName("argument") : args.length === 1 ? args[0] : null;
     if (!group) return undefined;
     if (group.type === "identifier") {
-      const s = this.resolve(group.text);
+      const s = this.scopes.resolve(group.text);
       return (s !== undefined ? this.syms[s]!.group : undefined) ?? "unknown";
     }
     return groupLevel(group.text) ?? "unknown";
@@ -350,7 +318,7 @@ export class Walk implements Recorder {
       if (target) parts.push(this.visit(target, c));
       return union(...parts);
     }
-    const s = this.resolve(target.text);
+    const s = this.scopes.resolve(target.text);
     const sym = s === undefined ? undefined : this.syms[s]!;
     if (!sym || sym.kind === "shared" || memory || (element && sym.kind === "pointer"))
       return union(...parts);
@@ -367,6 +335,7 @@ export class Walk implements Recorder {
     const at = this.syms[s]!.at;
     const controls = c.controls.filter((k) => !(k.guarded.startIndex <= at && at < k.guarded.endIndex));
     this.assigns.push({ target: s, deps, controls });
+    this.stop?.assigned(this.syms[s]!, deps, controls);
   }
 
   private assignment(node: Node, c: Ctx): Deps {
@@ -411,7 +380,7 @@ export class Walk implements Recorder {
   /** A lambda's body: its own parameters (uniform: its callers are not looked at) and exits. */
   private lambda(node: Node): void {
     this.scoped(() => {
-      this.params(node.childForFieldName("declarator"), false);
+      declareParams(this, node.childForFieldName("declarator"), false);
       const body = node.childForFieldName("body");
       if (body) this.visit(body, { controls: [], loop: undefined, breakable: undefined, owner: node });
     });
@@ -432,7 +401,17 @@ export class Walk implements Recorder {
 
   /** The context inside a statement guarded by `cond`. */
   private under(c: Ctx, cond: Node, guarded: Node, deps: Deps, loop?: Node): Ctx {
-    const controls = [{ cond, guarded, deps }, ...c.controls];
+    return this.within(c, { cond, guarded, deps }, loop);
+  }
+
+  private within(c: Ctx, control: Control, loop?: Node): Ctx {
+    const controls = [control, ...c.controls];
     return loop ? { ...c, controls, loop, breakable: loop } : { ...c, controls };
+  }
+
+  /** A for loop's condition: its trip count's deps (see tripDeps), worked out when asked. */
+  private loopControl(loop: Node, header: LoopHeader, deps: Deps): Control {
+    const resolve = this.scopes.snapshot();
+    return new LoopControl(header.cond!, loop, () => tripDeps(header, deps, resolve, this.consts));
   }
 }

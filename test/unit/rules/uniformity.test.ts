@@ -2,9 +2,11 @@
 // of a block, which barriers wait for the whole block, and the exits that leave before a barrier.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { parseSource } from "../../../server/lint/lintDocument";
+import { lintSource, parseSource } from "../../../server/lint/lintDocument";
+import { syncthreadsInDivergentBranch } from "../../../server/rules/syncthreads-in-divergent-branch";
 import { FileIndex } from "../../../server/rules/util/fileIndex";
 import { Uniformity } from "../../../server/rules/util/uniformity";
+import { surelyRuntime } from "../../../server/rules/util/uniformityConst";
 
 /** Each condition around each barrier of the file's first function, `cond: varying|uniform`. */
 async function conditions(src: string): Promise<string[]> {
@@ -165,6 +167,85 @@ template <typename Traits, int BS, int block> __global__ void k(P params, int n)
       "d < BS: varying",
       "e < runtime: varying",
     ]);
+  });
+});
+
+// The analysis reads only what it is asked about: a loop's trip count when asked (with the names of the
+// loop's place), a function for its barriers only until each barrier's finding is settled.
+describe("uniformity: read only as far as needed", () => {
+  it("a trip count worked out after the walk reads the names of the loop's place, not those declared later", async () => {
+    const got = await conditions(
+      kernel(`
+  int m = n;
+  for (int i = threadIdx.x; i < m + threadIdx.x; i += 32) __syncthreads();
+#if N > 2
+  int m = threadIdx.x;
+#endif`),
+    );
+    assert.deepEqual(got, ["i < m + threadIdx.x: uniform"]);
+  });
+
+  it("a const value starting with a call, an element or a member read is no compile-time constant", () => {
+    for (const v of ["rsqrtf(x) + 1", "a[0] * 2", "threadIdx.x % 32", "p->n", " f (x)"])
+      assert.equal(surelyRuntime(v), true, v);
+    for (const v of [
+      "sizeof(float) * 4",
+      "N * 2",
+      "(f(x))",
+      "Traits::N + f(x)",
+      "static_cast<int>(N)",
+      "-f(x)",
+    ])
+      assert.equal(surelyRuntime(v), false, v);
+  });
+
+  /** The rule's findings, `line: message up to its first parenthesis`. */
+  async function divergent(body: string): Promise<string[]> {
+    const findings = await lintSource(kernel(body, "float* out, int n"), {
+      rules: [syncthreadsInDivergentBranch],
+    });
+    return findings.map((f) => `${f.span.startLine}: ${f.message.split(" (")[0]}`);
+  }
+
+  it("stops at a barrier settled by a varying condition: later code cannot change its finding", async () => {
+    assert.deepEqual(
+      await divergent(`
+  int x = n;
+  if (x > 0) { if (threadIdx.x % 32 == 0) __syncthreads(); }
+  x = threadIdx.x;
+  for (int i = 0; i < x; ++i) out[i] = 0;`),
+      ["3: __syncthreads() is reached only by the threads for which `threadIdx.x % 32 == 0`"],
+    );
+  });
+
+  it("reads on past the last barrier while a condition may still come to vary (a later iteration's assignment)", async () => {
+    assert.deepEqual(
+      await divergent(`
+  int r = 0;
+  for (int it = 0; it < 4; ++it) {
+    if (r == 0) __syncthreads();
+    r = threadIdx.x;
+  }`),
+      ["4: __syncthreads() is reached only by the threads for which `r == 0`"],
+    );
+  });
+  it("settles a barrier as clean only between the body's statements, with its conditions uniform for good", async () => {
+    // `lim` is the function's: assigned later; a return after the loop around the barrier skips it later
+    assert.deepEqual(
+      await divergent(`
+  int lim = n;
+  for (int s = 0; s < lim; ++s) __syncthreads();
+  lim = threadIdx.x;`),
+      ["3: __syncthreads() runs once per iteration of a loop whose condition `s < lim`"],
+    );
+    assert.deepEqual(
+      await divergent(`
+  for (;;) {
+    { for (int s = 0; s < 2; ++s) __syncthreads(); }
+    if (threadIdx.x == 0) return;
+  }`),
+      ["3: __syncthreads() is skipped by the threads that take the `return` 1 line below"],
+    );
   });
 });
 
