@@ -98,7 +98,7 @@ export const missingLaunchCheck: Rule = {
     for (const { call } of launches) {
       if (checkedAfter(idx, call, re)) continue;
       const fn = call.childForFieldName("function");
-      const name = fn?.text ?? "kernel";
+      const name = fn ? idx.textOf(fn) : "kernel";
       // The statement matters only for the fix, in a PyTorch extension (Node.parent costs a walk from the root).
       const parent = torch ? call.parent : null;
       const stmt = parent?.type === "expression_statement" ? parent : undefined;

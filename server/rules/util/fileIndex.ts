@@ -143,6 +143,11 @@ export class FileIndex {
     return idx;
   }
 
+  /** A node's text, from the file's text: Node.text reads the node's positions across wasm first. */
+  textOf(n: Node): string {
+    return this.text.slice(n.startIndex, n.endIndex);
+  }
+
   nodeAt(start: number, end: number): Node {
     return this.root.descendantForIndex(start, end) ?? this.root;
   }
