@@ -16,7 +16,7 @@ export const deprecatedShuffle: Rule = {
     for (const fn of idx.tokens(/\b(__shfl(?:_up|_down|_xor)?|__any|__all|__ballot)\s*\(/g, IDENT)) {
       const call = fn.parent;
       if (call?.type !== "call_expression" || call.childForFieldName("function")?.id !== fn.id) continue;
-      const name = fn.text;
+      const name = idx.textOf(fn);
       const first = callArguments(call)[0];
       const mask = "0xffffffff";
       ctx.report({

@@ -40,7 +40,11 @@ const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
 
 /** Where the first check call (a match of `re`) in [from, to) is, if any. */
 function firstCheck(idx: FileIndex, re: RegExp, from: number, to: number): number | undefined {
-  for (const m of idx.scan(re, from, to)) {
+  // As idx.scan(re, from, to) would, without a new regex and a generator per launch (`re` is global).
+  const end = Math.min(to, idx.window.end);
+  re.lastIndex = Math.max(from, idx.window.start);
+  for (let m = re.exec(idx.text); m && m.index < end; m = re.exec(idx.text)) {
+    if (m[0].length === 0) re.lastIndex++;
     const n = idx.nodeAt(m.index, m.index + m[0].length);
     if (IDENTS.has(n.type) && n.startIndex === m.index && n.endIndex === m.index + m[0].length)
       return m.index;
@@ -98,7 +102,7 @@ export const missingLaunchCheck: Rule = {
     for (const { call } of launches) {
       if (checkedAfter(idx, call, re)) continue;
       const fn = call.childForFieldName("function");
-      const name = fn?.text ?? "kernel";
+      const name = fn ? idx.textOf(fn) : "kernel";
       // The statement matters only for the fix, in a PyTorch extension (Node.parent costs a walk from the root).
       const parent = torch ? call.parent : null;
       const stmt = parent?.type === "expression_statement" ? parent : undefined;

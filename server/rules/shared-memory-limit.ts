@@ -42,9 +42,9 @@ function limitFor(sm: number): number {
 const kb = (b: number): string => `${Number.isInteger(b / 1024) ? b / 1024 : (b / 1024).toFixed(1)} KB`;
 
 /** Bytes of a static `__shared__` declaration, when every dimension is known. */
-function staticBytes(decl: Node, consts: Constants): number | undefined {
+function staticBytes(idx: FileIndex, decl: Node, consts: Constants): number | undefined {
   const type = decl.childForFieldName("type");
-  const elem = type ? typeSize(type.text) : undefined;
+  const elem = type ? typeSize(idx.textOf(type)) : undefined;
   if (elem === undefined) return undefined;
   let total = 0;
   for (const d of namedChildren(decl)) {
@@ -73,10 +73,10 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
     // Listing the children costs a node each: only a declaration whose text names `extern` can be one.
     if (
       idx.text.slice(decl.startIndex, decl.endIndex).includes("extern") &&
-      namedChildren(decl).some((c) => c.type === "storage_class_specifier" && c.text === "extern")
+      namedChildren(decl).some((c) => c.type === "storage_class_specifier" && idx.textOf(c) === "extern")
     )
       continue;
-    const bytes = staticBytes(decl, consts);
+    const bytes = staticBytes(idx, decl, consts);
     if (bytes === undefined) continue;
     const scope = idx.enclosingFunction(decl);
     const key = scope?.id ?? -decl.id - 1;
@@ -108,7 +108,7 @@ function dynamicRequests(idx: FileIndex): { node: () => Node; bytes: number; lau
     const call = fn.parent;
     if (call?.type !== "call_expression") continue;
     const args = callArguments(call);
-    if (args[1]?.text.endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
+    if (args[1] && idx.textOf(args[1]).endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
       const bytes = consts.value(args[2]);
       if (bytes !== undefined) requests.push({ node: () => args[2]!, bytes, launch: false });
     }

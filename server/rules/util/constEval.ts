@@ -203,7 +203,7 @@ export class Constants {
     this.prefetched.delete(name);
     for (const at of offsets) {
       const site = bindingAt(this.idx, at, name);
-      const text = site && site !== "reassigned" ? bindingText(site.b) : "";
+      const text = site && site !== "reassigned" ? bindingText(site.b, this.idx.text) : "";
       sites.push({ at, what: describeSite(site, text) });
       if (site === "reassigned") reassigned = true;
       else if (site) found.push({ ...site, text });
@@ -275,6 +275,11 @@ export class Constants {
     }
   }
 
+  /** A node's text, or undefined where there is no node. */
+  private textOf(n: Node | null | undefined): string | undefined {
+    return n ? this.idx.textOf(n) : undefined;
+  }
+
   /** The integer value of an expression, or undefined when it is not known at lint time. */
   value(node: Node): number | undefined {
     const [n, type] = bare(node);
@@ -285,15 +290,15 @@ export class Constants {
   private valueOfBare(n: Node, type: string): number | undefined {
     switch (type) {
       case "number_literal":
-        return parseIntLiteral(n.text);
+        return parseIntLiteral(this.idx.textOf(n));
       case "identifier":
-        return this.valueOfName(n.text);
+        return this.valueOfName(this.idx.textOf(n));
       case "type_identifier":
-        return this.valueOfName(n.text);
+        return this.valueOfName(this.idx.textOf(n));
       case "binary_expression": {
         const l = n.childForFieldName("left");
         const r = n.childForFieldName("right");
-        const op = n.childForFieldName("operator")?.text;
+        const op = this.textOf(n.childForFieldName("operator"));
         if (!l || !r || !op) return undefined;
         const a = this.value(l);
         const b = a === undefined ? undefined : this.value(r);
@@ -301,13 +306,13 @@ export class Constants {
       }
       case "unary_expression": {
         const v = this.value(n.childForFieldName("argument") ?? n);
-        const op = n.childForFieldName("operator")?.text;
+        const op = this.textOf(n.childForFieldName("operator"));
         if (v === undefined) return undefined;
         return op === "-" ? -v : op === "+" ? v : undefined;
       }
       case "sizeof_expression": {
         const t = n.childForFieldName("type");
-        return t ? typeSize(t.text) : undefined;
+        return t ? typeSize(this.idx.textOf(t)) : undefined;
       }
       case "cast_expression":
         return this.value(n.childForFieldName("value") ?? n);
@@ -320,7 +325,7 @@ export class Constants {
 
   /** A call's value: static_cast<int>(x), int(x), dim3(x, y, z) as a thread count (`f`: its function). */
   private callValue(n: Node, f: Node | null): number | undefined {
-    const name = f?.type === "template_function" ? f.childForFieldName("name")?.text : f?.text;
+    const name = f?.type === "template_function" ? this.textOf(f.childForFieldName("name")) : this.textOf(f);
     if (!name || !CASTS.has(name)) return undefined;
     const args = namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment");
     if (name === "dim3") {
@@ -345,7 +350,7 @@ export class Constants {
     if (type === "call_expression") {
       // The function read once, for both questions.
       const f = n.childForFieldName("function");
-      if (f?.text === "dim3")
+      if (this.textOf(f) === "dim3")
         return this.dimsOfArgs(
           namedChildren(n.childForFieldName("arguments") ?? n).filter((a) => a.type !== "comment"),
         );
@@ -355,7 +360,7 @@ export class Constants {
     if (type === "initializer_list") return this.dimsOfArgs(namedChildren(n));
     let v: number | undefined;
     if (type === "identifier") {
-      const name = n.text;
+      const name = this.idx.textOf(n);
       const b = this.single(name);
       if (b?.kind === "dim3") return this.dimsOfArgs(b.args);
       v = this.valueOfName(name);

@@ -20,6 +20,23 @@ export interface BindingSite {
 
 const NAME_NODES: ReadonlySet<string> = new Set(["identifier", "type_identifier"]);
 
+/** Whether a character code is one that a regex's `\s` matches (a code, not a regex test: this runs per match). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /**
  * Whether the name at `index` may bind or rebind it there, from the text alone: a definition
  * (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`). Plain uses are not.
@@ -28,9 +45,9 @@ function mayBind(text: string, index: number, name: string): boolean {
   const end = index + name.length;
   // Every test below needs one of these characters first after (or last before) the name and spaces.
   let a = end;
-  while (a < end + 4 && a < text.length && /\s/.test(text[a]!)) a++;
+  while (a < end + 4 && a < text.length && isSpace(text.charCodeAt(a))) a++;
   let b = index;
-  while (b > index - 12 && b > 0 && /\s/.test(text[b - 1]!)) b--;
+  while (b > index - 12 && b > 0 && isSpace(text.charCodeAt(b - 1))) b--;
   if (
     !(a < end + 4 && "=({+-*/%&|^<>".includes(text[a] ?? " ")) &&
     !(b > index - 12 && "e+-".includes(text[b - 1] ?? " "))
@@ -79,7 +96,8 @@ export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding
   if (!found) return undefined;
   const [n, p, pType] = found;
   if (pType === "preproc_def" && p.childForFieldName("name")?.id === n.id) {
-    const value = p.childForFieldName("value")?.text;
+    const v = p.childForFieldName("value");
+    const value = v ? idx.textOf(v) : undefined;
     return value ? { b: { kind: "macro", text: value }, isConst: true } : undefined;
   }
   if (pType === "init_declarator" && p.childForFieldName("declarator")?.id === n.id)
@@ -88,8 +106,8 @@ export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding
     // `dim3 block(kThreads)` parses as a function declaration; its "parameter types" are the names.
     const decl = p.parent;
     const params = p.childForFieldName("parameters");
-    if (decl?.type !== "declaration" || decl.childForFieldName("type")?.text !== "dim3" || !params)
-      return undefined;
+    const type = decl?.type === "declaration" ? decl.childForFieldName("type") : null;
+    if (!decl || !type || idx.textOf(type) !== "dim3" || !params) return undefined;
     const isConst = hasQualifier(idx.text, decl, CONST);
     const args = namedChildren(params).map((q) => q.childForFieldName("type") ?? q);
     return { b: { kind: "dim3", args }, isConst };
@@ -114,7 +132,7 @@ function hasQualifier(text: string, decl: Node, words: ReadonlySet<string>): boo
   // One child at a time: the qualifier is most often the first, and the rest need not be made.
   for (let i = 0, n = decl.namedChildCount; i < n; i++) {
     const c = decl.namedChild(i);
-    if (c?.type === "type_qualifier" && words.has(c.text)) return true;
+    if (c?.type === "type_qualifier" && words.has(text.slice(c.startIndex, c.endIndex))) return true;
   }
   return false;
 }
@@ -143,7 +161,8 @@ function initBinding(text: string, p: Node): SiteBinding {
   const type = decl?.childForFieldName("type");
   if (!decl || !value || !type) return undefined;
   const isConst = hasQualifier(text, decl, CONST_OR_CONSTEXPR);
-  if (type.text !== "dim3") return { b: { kind: "expr", node: value }, isConst };
+  if (text.slice(type.startIndex, type.endIndex) !== "dim3")
+    return { b: { kind: "expr", node: value }, isConst };
   const valueType = value.type;
   const inner = valueType === "call_expression" ? value.childForFieldName("arguments") : value;
   const args = inner ? namedChildren(inner).filter((a) => a.type !== "comment") : [];
@@ -162,7 +181,12 @@ export function describeSite(
   return JSON.stringify([site.b.kind, site.isConst, text]);
 }
 
-/** A binding's text: equal texts, equal values. */
-export function bindingText(b: Binding): string {
-  return b.kind === "macro" ? b.text : b.kind === "expr" ? b.node.text : b.args.map((a) => a.text).join(",");
+/**
+ * A binding's text: equal texts, equal values. Read from `source`, the file's text, when given (Node.text
+ * reads the node's positions across wasm first).
+ */
+export function bindingText(b: Binding, source?: string): string {
+  const textOf = (n: Node): string =>
+    source === undefined ? n.text : source.slice(n.startIndex, n.endIndex);
+  return b.kind === "macro" ? b.text : b.kind === "expr" ? textOf(b.node) : b.args.map(textOf).join(",");
 }

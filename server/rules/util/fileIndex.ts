@@ -143,6 +143,11 @@ export class FileIndex {
     return idx;
   }
 
+  /** A node's text, from the file's text: Node.text reads the node's positions across wasm first. */
+  textOf(n: Node): string {
+    return this.text.slice(n.startIndex, n.endIndex);
+  }
+
   nodeAt(start: number, end: number): Node {
     return this.root.descendantForIndex(start, end) ?? this.root;
   }
@@ -196,8 +201,9 @@ export class FileIndex {
     const byId = new Map<number, FunctionInfo>();
     for (const [at, word] of this.spaceWords()) {
       const end = at + word.length;
-      const fn = this.ownerOf(at, end, FUNCTION) ?? this.nodeAt(at, end).parent;
-      if (!fn || fn.type !== "function_definition") continue;
+      // ownerOf has read the type of what it gives: only the fallback's parent is asked for its own.
+      const fn = this.ownerOf(at, end, FUNCTION) ?? functionParent(this.nodeAt(at, end));
+      if (!fn) continue;
       const known = byId.get(fn.id);
       if (known) {
         if (word === "__global__") known.space = "global";
@@ -344,6 +350,12 @@ export class FileIndex {
     }
     return undefined;
   }
+}
+
+/** The parent of `n` where it is a function definition. */
+function functionParent(n: Node): Node | undefined {
+  const p = n.parent;
+  return p?.type === "function_definition" ? p : undefined;
 }
 
 /** A preprocessor line: where it starts, where its `#` is and the directive's word (empty if none). */

@@ -101,7 +101,9 @@ function callAt(idx: FileIndex, at: number): [Node, Node] | undefined {
   const around = at > 0 ? idx.root.namedDescendantForIndex(at - 1, at + 3) : undefined;
   const first = around?.type === "call_expression" ? around.firstNamedChildForIndex(at) : undefined;
   if (first && first.startIndex === at && first.type === "kernel_call_syntax") {
-    // As the search from the `<<<` would find it: no named node in the syntax holds the `<<<` itself.
+    // As the search from the `<<<` would find it: no named node in the syntax holds the `<<<` itself. One
+    // without errors holds `<<<`, its arguments and `>>>` as the grammar has them (no node need be made).
+    if (!first.hasError) return [around!, first];
     const inner = first.firstNamedChildForIndex(at);
     if (!inner || inner.startIndex > at) return [around!, first];
   }
