@@ -246,7 +246,11 @@ function typingFigures(parser: CudaParser, text: string): void {
 export async function engineFigures(text: string): Promise<void> {
   const parser = await cudaParser();
   // Warm-up: JIT, wasm tiers.
-  for (let i = 0; i < 5; i++) new LintDocument(parser, text).lint(OPTS);
+  for (let i = 0; i < 5; i++) {
+    const doc = new LintDocument(parser, text);
+    doc.lint(OPTS);
+    doc.dispose();
+  }
   const probe = parser.parse(text)!;
   const clean = !probe.rootNode.hasError;
   probe.delete();
