@@ -8,6 +8,7 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
+import { isSpace, isWord } from "./util/halfText";
 import type { HalfKind, HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
@@ -100,18 +101,10 @@ interface ArithDecl {
 }
 
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-// halfText's isSpace and isWord, local: from source (tsx) an imported function is called through a getter,
-// which the loops below would pay at every character.
-/** `\w` (ASCII). */
-const wordAt = (s: string, i: number): boolean => {
-  const c = s.charCodeAt(i);
-  return (c >= 48 && c <= 57) || isLetter(c);
-};
-/** `\s`. */
-const spaceAt = (s: string, i: number): boolean => {
-  const c = s.charCodeAt(i);
-  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : /\s/.test(s[i]!);
-};
+// Bound once: from source (tsx compiles to CommonJS) each call of an imported function goes through a
+// getter, which the loops below would pay at every character.
+const wordAt = isWord;
+const spaceAt = isSpace;
 
 function wordStart(text: string, i: number): number {
   while (i > 0 && wordAt(text, i - 1)) i--;
