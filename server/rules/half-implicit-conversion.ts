@@ -8,6 +8,7 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
+import { isSpace, isWord } from "./util/halfText";
 import type { HalfKind, HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
@@ -76,8 +77,84 @@ function isArithmeticValue(node: Node, scope: HalfScope): boolean {
   }
 }
 
-const ARITH_DECL =
-  /\b(?:const\s+)?(float|double|int|unsigned|int64_t|int32_t|size_t|long)\s+([A-Za-z_]\w*)\s*=\s*\(?\s*([A-Za-z_]\w*)/g;
+/** The arithmetic types of `float v = x[i];` declarations. */
+const ARITH_TYPES: ReadonlySet<string> = new Set([
+  "float",
+  "double",
+  "int",
+  "unsigned",
+  "int64_t",
+  "int32_t",
+  "size_t",
+  "long",
+]);
+
+/** An arithmetic declaration initialised from a name: `[const] TYPE NAME = [(]FIRST`. */
+interface ArithDecl {
+  /** Where the match of the regex below starts (at `const` when it is there). */
+  index: number;
+  /** Where TYPE starts: the match's start for a scan begun after `const`. */
+  typeStart: number;
+  nameStart: number;
+  nameEnd: number;
+  first: string;
+}
+
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+// Bound once: from source (tsx compiles to CommonJS) each call of an imported function goes through a
+// getter, which the loops below would pay at every character.
+const wordAt = isWord;
+const spaceAt = isSpace;
+
+function wordStart(text: string, i: number): number {
+  while (i > 0 && wordAt(text, i - 1)) i--;
+  return i;
+}
+
+/**
+ * The match of `/\b(?:const\s+)?(TYPES)\s+([A-Za-z_]\w*)\s*=\s*\(?\s*([A-Za-z_]\w*)/g` whose `=` is at
+ * `eq`, read around it (each match has one `=`, and in code two matches cannot overlap): the regex, tried
+ * at every offset of each function, cost more than looking at the `=`s.
+ */
+function arithDeclAt(text: string, eq: number): ArithDecl | undefined {
+  let j = eq;
+  while (j > 0 && spaceAt(text, j - 1)) j--;
+  const nameEnd = j;
+  const nameStart = wordStart(text, j);
+  if (nameStart === nameEnd || !isLetter(text.charCodeAt(nameStart))) return undefined;
+  let k = nameStart;
+  while (k > 0 && spaceAt(text, k - 1)) k--;
+  if (k === nameStart) return undefined;
+  const typeStart = wordStart(text, k);
+  if (!ARITH_TYPES.has(text.slice(typeStart, k))) return undefined;
+  let i = eq + 1;
+  while (i < text.length && spaceAt(text, i)) i++;
+  if (text.charCodeAt(i) === 40) i++;
+  while (i < text.length && spaceAt(text, i)) i++;
+  if (!isLetter(text.charCodeAt(i))) return undefined;
+  let e = i;
+  while (e < text.length && wordAt(text, e)) e++;
+  let c = typeStart;
+  while (c > 0 && spaceAt(text, c - 1)) c--;
+  const constStart = c < typeStart ? wordStart(text, c) : c;
+  const index = c < typeStart && text.slice(constStart, c) === "const" ? constStart : typeStart;
+  return { index, typeStart, nameStart, nameEnd, first: text.slice(i, e) };
+}
+
+/**
+ * The arithmetic declarations starting in [from, to) of the text: their `=` lies before the first
+ * character at or after `to` that is neither a word's nor a space (`const TYPE NAME` holds only those).
+ */
+function* arithDecls(text: string, from: number, to: number): Generator<ArithDecl> {
+  let stop = to;
+  while (stop < text.length && (wordAt(text, stop) || spaceAt(text, stop))) stop++;
+  for (let eq = text.indexOf("=", from); eq >= 0 && eq <= stop; eq = text.indexOf("=", eq + 1)) {
+    const d = arithDeclAt(text, eq);
+    if (!d || d.typeStart < from || d.index >= to) continue;
+    // A scan begun between `const` and the type matches from the type.
+    yield d.index >= from ? d : { ...d, index: d.typeStart };
+  }
+}
 
 /** The base name of an lvalue just before `=`: `y[i]`, `out[row * n + c]`, `pair.x`. */
 const LVALUE_BASE = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]|\.\s*\w+|->\s*\w+)*\s*$/;
@@ -116,9 +193,11 @@ function halfScopes(idx: FileIndex, decls: HalfDecls): readonly { start: number;
   return decls.file.hasHalfNames() ? [idx.window] : decls.functions;
 }
 
-/** Matches of `re` where half-typed names are visible. */
-function* scanHalfScopes(idx: FileIndex, decls: HalfDecls, re: RegExp): Generator<RegExpExecArray> {
-  for (const { start, end } of halfScopes(idx, decls)) yield* idx.scan(re, start, end);
+/** Arithmetic declarations where half-typed names are visible (within the run's window). */
+function* arithDeclsInHalfScopes(idx: FileIndex, decls: HalfDecls): Generator<ArithDecl> {
+  const { text, window } = idx;
+  for (const { start, end } of halfScopes(idx, decls))
+    yield* arithDecls(text, Math.max(start, window.start), Math.min(end, window.end));
 }
 
 /** Characters that make a following `=` part of another operator (`==`, `<=`, `+=`...). */
@@ -140,12 +219,10 @@ function* assignments(idx: FileIndex, decls: HalfDecls): Generator<number> {
 
 /** `float v = x[i];`: a half value initialises an arithmetic variable. */
 function halfIntoArithmetic(idx: FileIndex, decls: HalfDecls, report: Report): void {
-  for (const m of scanHalfScopes(idx, decls, ARITH_DECL)) {
-    const first = m[3]!;
-    const scope = decls.scopeAt(m.index);
-    if (!scope.lookup(first)) continue;
-    const nameStart = m.index + m[0].indexOf(m[2]!, m[0].indexOf(m[1]!) + m[1]!.length);
-    const init = idx.nodeAt(nameStart, nameStart + m[2]!.length).parent;
+  for (const d of arithDeclsInHalfScopes(idx, decls)) {
+    const scope = decls.scopeAt(d.index);
+    if (!scope.lookup(d.first)) continue;
+    const init = idx.nodeAt(d.nameStart, d.nameEnd).parent;
     const value = init?.type === "init_declarator" ? init.childForFieldName("value") : null;
     const kind = value ? scope.valueKind(value) : undefined;
     if (value && (kind === "half" || kind === "bf16")) report(value, kind, true);

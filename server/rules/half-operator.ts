@@ -7,7 +7,7 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { isSpace, isWord, matchesIn } from "./util/halfText";
+import { isSpace as spaceAt, isWord as wordAt, matchesIn } from "./util/halfText";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 import { globalRegex } from "./util/sharedRegex";
@@ -70,6 +70,11 @@ function isSimpleLvalue(n: Node): boolean {
 }
 
 const OP_CHARS = "+-*/<>=!";
+
+// Bound once: from source (tsx compiles to CommonJS) each call of an imported function goes through a
+// getter, which the text tests below would pay at every character.
+const isSpace = spaceAt;
+const isWord = wordAt;
 
 /** Type names that make a following `*`/`&` a declarator: `const __half* x`, `auto& y`. */
 const DECL_TYPES: ReadonlySet<string> = new Set([
