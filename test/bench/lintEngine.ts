@@ -10,7 +10,7 @@ import { knownBlockSizes } from "../../server/rules/util/blockSize";
 import { fileContextKey } from "../../server/rules/util/fileContext";
 import { FileIndex, kernelLaunches } from "../../server/rules/util/fileIndex";
 import { halfDecls } from "../../server/rules/util/halfDecls";
-import { change } from "../unit/lint/editing";
+import { change } from "../unit/lint/textEdits";
 
 export const OPTS: LintOptions = { fileName: "bench.cu", targets: [75, 90], rules };
 

@@ -1,57 +1,25 @@
 // Editing a LintDocument the way an editor does, and the whole-file lint its findings must equal: shared
-// by the lint tests (incremental, relint, parser, fuzz) and bench:lint.
+// by the lint tests (incremental, relint, parser, fuzz).
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tree } from "web-tree-sitter";
 import { lintTree, type LintOptions } from "../../../server/lint/engine";
 import { CLI_LIMITS, LintDocument } from "../../../server/lint/lintDocument";
-import { cudaParser, type TextChange } from "../../../server/lint/parser";
+import { cudaParser } from "../../../server/lint/parser";
 import type { Finding } from "../../../server/rules/rule";
 import { rules } from "../../../server/rules/index";
+import { change } from "./textEdits";
 
 const REPO = join(__dirname, "..", "..", "..");
 export const OPTS: LintOptions = { fileName: "incremental.cu", targets: [75, 90], rules };
+
+export { change, edited, pointAt } from "./textEdits";
 
 export const EXAMPLES = readdirSync(join(REPO, "examples"))
   .filter((f) => /\.cuh?$/.test(f))
   .sort()
   .map((f) => readFileSync(join(REPO, "examples", f), "utf8"));
-
-/** The row and UTF-16 column of `offset` in `text`. */
-export function pointAt(text: string, offset: number): { row: number; column: number } {
-  let row = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    row++;
-    lineStart = i + 1;
-  }
-  return { row, column: offset - lineStart };
-}
-
-/** The change replacing [start, end) of `text` with `newText`, as an editor sends it. */
-export function change(text: string, start: number, end: number, newText: string): TextChange {
-  return {
-    startOffset: start,
-    oldEndOffset: end,
-    start: pointAt(text, start),
-    oldEnd: pointAt(text, end),
-    newText,
-  };
-}
-
-/** The text after replacing [start, end) with `newText`, and the change that says so. */
-export function edited(
-  text: string,
-  start: number,
-  end: number,
-  newText: string,
-): { text: string; change: TextChange } {
-  return {
-    text: text.slice(0, start) + newText + text.slice(end),
-    change: change(text, start, end, newText),
-  };
-}
 
 /** A whole-file lint of the document's current tree: what its incremental findings must equal. */
 export function wholeFile(doc: LintDocument, text: string): Finding[] {
