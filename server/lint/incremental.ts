@@ -190,19 +190,32 @@ function carryOver(findings: readonly Finding[], rerun: Set<string>, e: Edit): F
     if (rerun.has(f.rule)) continue;
     const span = e.move(f.span);
     if (span === "inside") continue;
-    const fixes: Fix[] = [];
-    for (const fix of f.fixes) {
-      const edits: TextEdit[] = [];
-      for (const x of fix.edits) {
-        const moved = e.move(x.span);
-        if (moved === "inside") rerun.add(f.rule);
-        else edits.push({ ...x, span: moved });
-      }
-      fixes.push({ ...fix, edits });
-    }
-    out.push({ ...f, span, fixes });
+    const fixes = movedFixes(f, e, rerun);
+    // Most findings lie where the edit moved nothing: kept as they are, not copied (garbage per edit).
+    out.push(span === f.span && fixes === f.fixes ? f : { ...f, span, fixes });
   }
   return out.filter((f) => !rerun.has(f.rule));
+}
+
+/** A finding's fixes moved by the edit: the same array when no span moved; an edit inside reruns the rule. */
+function movedFixes(f: Finding, e: Edit, rerun: Set<string>): Fix[] {
+  let out: Fix[] | undefined;
+  f.fixes.forEach((fix, i) => {
+    let edits: TextEdit[] | undefined;
+    fix.edits.forEach((x, j) => {
+      const moved = e.move(x.span);
+      if (moved === "inside") rerun.add(f.rule);
+      else if (moved !== x.span || edits) {
+        edits ??= fix.edits.slice(0, j);
+        edits.push(moved === x.span ? x : { ...x, span: moved });
+      }
+    });
+    if (edits || out) {
+      out ??= f.fixes.slice(0, i);
+      out.push(edits ? { ...fix, edits } : fix);
+    }
+  });
+  return out ?? f.fixes;
 }
 
 /** The window run's findings and dependencies joined with the carried findings and the rules run again. */

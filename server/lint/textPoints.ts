@@ -27,6 +27,8 @@ export function moveSpan(span: Span, start: Point, oldEnd: Point, newEnd: Point)
   const e = { row: span.endLine, column: span.endColumn };
   if (atOrBefore(e, start) && before(s, start)) return span;
   if (!atOrBefore(oldEnd, s)) return "inside";
+  // On a later line of an edit that adds or removes no line, nothing moves: the span itself.
+  if (newEnd.row === oldEnd.row && s.row > oldEnd.row) return span;
   const move = (p: Point): Point =>
     p.row === oldEnd.row
       ? { row: newEnd.row, column: newEnd.column + p.column - oldEnd.column }
