@@ -17,18 +17,14 @@ const NARROW_TYPES: ReadonlySet<string> = new Set([
 /** Arithmetic that keeps a value an element offset: `base + i`, `i - 1`, `(i)`, a cast. */
 const OFFSET_OPS: ReadonlySet<string> = new Set(["+", "-"]);
 
-/** A node's text, read from the file's text (Node.text reads the node's positions across wasm first). */
-const textOf = (text: string, n: Node | null | undefined): string | undefined =>
-  n ? text.slice(n.startIndex, n.endIndex) : undefined;
-
 /** `id` reaches a subscript (or `ptr + id`) through additions only: it is a flat element index there. */
-function isFlatIndexUse(text: string, id: Node): boolean {
+function isFlatIndexUse(id: Node): boolean {
   for (let p: Node | null = id.parent; p; p = p.parent) {
     if (p.type === "subscript_argument_list") return true;
     if (p.type === "subscript_expression") return p.childForFieldName("argument")?.id !== id.id;
     if (p.type === "parenthesized_expression" || p.type === "cast_expression") continue;
     // `row * ncols + col` scales a row index: the wrap, if any, is in that product, not in `row`.
-    if (p.type === "binary_expression" && OFFSET_OPS.has(textOf(text, p.childForFieldName("operator")) ?? ""))
+    if (p.type === "binary_expression" && OFFSET_OPS.has(p.childForFieldName("operator")?.text ?? ""))
       continue;
     return false;
   }
@@ -39,12 +35,12 @@ const COMPARISONS: ReadonlySet<string> = new Set(["<", "<=", ">", ">=", "!=", "=
 const ARITHMETIC: ReadonlySet<string> = new Set(["+", "-", "*", "/", "<<", ">>"]);
 
 /** What `id` is compared with (`i < n`, `2 * i >= a * b`): the other side, or undefined. */
-function boundOf(text: string, id: Node): Node | undefined {
+function boundOf(id: Node): Node | undefined {
   let side: Node = id;
   for (let p: Node | null = id.parent; p; side = p, p = p.parent) {
     if (p.type === "parenthesized_expression") continue;
     if (p.type !== "binary_expression") return undefined;
-    const op = textOf(text, p.childForFieldName("operator")) ?? "";
+    const op = p.childForFieldName("operator")?.text ?? "";
     if (ARITHMETIC.has(op)) continue;
     if (!COMPARISONS.has(op)) return undefined;
     const left = p.childForFieldName("left");
@@ -58,49 +54,27 @@ const WIDE_TYPE = /\b(size_t|ssize_t|ptrdiff_t|u?int64_t|u?intptr_t|int64|uint64
 /** `numel()` / `.size()` return 64-bit counts; `100000000000LL` is a 64-bit literal. */
 const WIDE_VALUE = /\b(numel|size)\s*\(|\b\d+[uU]?[lL]{1,2}\b/;
 
-const DECLARATIONS: ReadonlySet<string> = new Set(["parameter_declaration", "declaration"]);
-
-/**
- * The nodes of `types` in `scope`'s tree, in the order descendantsOfType lists them (document order), read
- * as they are asked for: descendantsOfType walks the whole scope first (~0.7 µs a node in wasm), while
- * most names asked for are parameters, a few nodes in.
- */
-function* inDocumentOrder(scope: Node, types: ReadonlySet<string>): Generator<Node> {
-  const c = scope.walk();
-  try {
-    for (;;) {
-      if (types.has(c.nodeType)) yield c.currentNode;
-      if (c.gotoFirstChild()) continue;
-      while (!c.gotoNextSibling()) if (!c.gotoParent()) return;
-    }
-  } finally {
-    c.delete();
-  }
-}
-
 /**
  * The types written where names are declared in one scope (parameters and locals), read in document order
  * as far as the names asked for so far needed: a scope's bounds often name the same few variables.
  */
 class DeclaredTypes {
-  private decls: Generator<Node> | undefined;
+  private decls: Node[] | undefined;
+  private read = 0;
   /** Each name's type at its first declaration read so far (undefined: that declaration has no type). */
   private readonly types = new Map<string, string | undefined>();
 
-  constructor(
-    private readonly scope: Node,
-    private readonly text: string,
-  ) {}
+  constructor(private readonly scope: Node) {}
 
   /** The type written where `name` is first declared in the scope, if it is there. */
   of(name: string): string | undefined {
     if (this.types.has(name)) return this.types.get(name);
-    this.decls ??= inDocumentOrder(this.scope, DECLARATIONS);
-    for (let next = this.decls.next(); !next.done; next = this.decls.next()) {
-      const d = next.value;
-      const names = d.childrenForFieldName("declarator").map((x) => textOf(this.text, declaredName(x)));
+    this.decls ??= descendants(this.scope, "parameter_declaration", "declaration");
+    while (this.read < this.decls.length) {
+      const d = this.decls[this.read++]!;
+      const names = d.childrenForFieldName("declarator").map((x) => declaredName(x)?.text);
       if (!names.some((n) => n !== undefined && !this.types.has(n))) continue;
-      const type = textOf(this.text, d.childForFieldName("type"));
+      const type = d.childForFieldName("type")?.text;
       for (const n of names) if (n !== undefined && !this.types.has(n)) this.types.set(n, type);
       if (names.includes(name)) return type;
     }
@@ -109,11 +83,10 @@ class DeclaredTypes {
 }
 
 /** A bound that can pass 2^31: a 64-bit type, count or literal in it, or a name declared 64-bit. */
-function isWide(text: string, bound: Node, declared: DeclaredTypes): boolean {
-  const written = textOf(text, bound)!;
-  if (WIDE_TYPE.test(written) || WIDE_VALUE.test(written)) return true;
+function isWide(bound: Node, declared: DeclaredTypes): boolean {
+  if (WIDE_TYPE.test(bound.text) || WIDE_VALUE.test(bound.text)) return true;
   const names = bound.type === "identifier" ? [bound] : descendants(bound, "identifier");
-  return names.some((n) => WIDE_TYPE.test(declared.of(textOf(text, n)!) ?? ""));
+  return names.some((n) => WIDE_TYPE.test(declared.of(n.text) ?? ""));
 }
 
 /**
@@ -121,10 +94,10 @@ function isWide(text: string, bound: Node, declared: DeclaredTypes): boolean {
  * addresses memory as a flat element index with no bound at all. A 32-bit bound (`i < int n`) keeps it
  * in range, and so does an index only ever scaled (`row * ncols`): rows and tokens stay far below 2^31.
  */
-function canOverflow(text: string, uses: readonly Node[], declared: DeclaredTypes): boolean {
-  const bounds = uses.flatMap((u) => boundOf(text, u) ?? []);
-  if (bounds.some((b) => isWide(text, b, declared))) return true;
-  return bounds.length === 0 && uses.some((u) => isFlatIndexUse(text, u));
+function canOverflow(uses: readonly Node[], declared: DeclaredTypes): boolean {
+  const bounds = uses.flatMap((u) => boundOf(u) ?? []);
+  if (bounds.some((b) => isWide(b, declared))) return true;
+  return bounds.length === 0 && uses.some(isFlatIndexUse);
 }
 
 export const intIndexOverflow: Rule = {
@@ -139,10 +112,7 @@ export const intIndexOverflow: Rule = {
       /\b(blockIdx\s*\.\s*[xyz]\s*\*\s*blockDim\s*\.\s*[xyz]|blockDim\s*\.\s*[xyz]\s*\*\s*blockIdx\s*\.\s*[xyz])\b/g;
     for (const m of idx.scan(PRODUCT)) {
       const product = idx.nodeAt(m.index, m.index + m[0].length);
-      if (
-        product.type !== "binary_expression" ||
-        textOf(idx.text, product.childForFieldName("operator")) !== "*"
-      )
+      if (product.type !== "binary_expression" || product.childForFieldName("operator")?.text !== "*")
         continue;
       const left = product.childForFieldName("left");
       const right = product.childForFieldName("right");
@@ -176,21 +146,21 @@ export const intIndexOverflow: Rule = {
       const decl = holder.parent;
       const type = decl?.childForFieldName("type");
       const name = declaredName(holder.childForFieldName("declarator"));
-      if (!decl || !type || !name) continue;
-      const typeText = idx.textOf(type);
-      const nameText = idx.textOf(name);
-      if (!NARROW_TYPES.has(typeText)) continue;
+      if (!decl || !type || !name || !NARROW_TYPES.has(type.text)) continue;
       const fn = idx.enclosingFunction(decl);
       if (!fn) idx.readsWholeFile();
       const end = fn?.endIndex ?? idx.text.length;
       // A `for` header's condition comes after the declaration: the uses start there.
-      const uses = idx.tokens(new RegExp(`\\b${nameText}\\b`, "g"), IDENTS, holder.endIndex, end);
+      const uses = idx.tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end);
       const scope = fn ?? idx.tree.rootNode;
       let declared = declaredIn.get(scope.id);
-      if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope, idx.text)));
-      if (!canOverflow(idx.text, uses, declared)) continue;
+      if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope)));
+      if (!canOverflow(uses, declared)) continue;
       const fixes: Fix[] =
-        typeText === "auto" || typeText === "int" || typeText === "unsigned" || typeText === "unsigned int"
+        type.text === "auto" ||
+        type.text === "int" ||
+        type.text === "unsigned" ||
+        type.text === "unsigned int"
           ? [
               {
                 title: "Compute the index in 64 bits (int64_t)",
@@ -204,7 +174,7 @@ export const intIndexOverflow: Rule = {
           : [];
       ctx.report({
         node: holder,
-        message: `\`${nameText}\` is computed in 32 bits (${product.text}) and used as an index: it wraps past 2^31 elements. Widen before multiplying: \`int64_t ${nameText} = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x\`.`,
+        message: `\`${name.text}\` is computed in 32 bits (${product.text}) and used as an index: it wraps past 2^31 elements. Widen before multiplying: \`int64_t ${name.text} = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x\`.`,
         fixes,
       });
     }
