@@ -96,14 +96,7 @@ export function ncuTimes(
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
-    const csv = execFileSync(
-      ncu,
-      ["--import", `${rep}.ncu-rep`, "--csv", "--page", "raw", "--print-units", "base", "--metrics", metric],
-      { encoding: "utf8", maxBuffer: 64 << 20 },
-    );
-    const rows = parse<Record<string, string>>(csv, { columns: true, skip_empty_lines: true })
-      .map((r) => Number((r[metric] ?? "").replace(/,/g, "")))
-      .filter((v) => Number.isFinite(v) && v > 0);
+    const rows = reportDurations(ncu, rep, metric);
     // Launch order: case by case, NCU_LAUNCHES each.
     return cases.map((_, i) => {
       const mine = rows.slice(i * NCU_LAUNCHES, (i + 1) * NCU_LAUNCHES).sort((a, b) => a - b);
@@ -113,4 +106,16 @@ export function ncuTimes(
     const why = `ncu failed: ${(err as Error).message.split("\n")[0]}`;
     return cases.map(() => why);
   }
+}
+
+/** The positive values of `metric` per launch, in launch order, from the ncu report `rep`.ncu-rep. */
+export function reportDurations(ncu: string, rep: string, metric: string): number[] {
+  const csv = execFileSync(
+    ncu,
+    ["--import", `${rep}.ncu-rep`, "--csv", "--page", "raw", "--print-units", "base", "--metrics", metric],
+    { encoding: "utf8", maxBuffer: 64 << 20 },
+  );
+  return parse<Record<string, string>>(csv, { columns: true, skip_empty_lines: true })
+    .map((r) => Number((r[metric] ?? "").replace(/,/g, "")))
+    .filter((v) => Number.isFinite(v) && v > 0);
 }

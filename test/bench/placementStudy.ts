@@ -12,11 +12,10 @@
 // the mean over the sets. Hence benchmark.ts times a small kernel over several sets (bufferSets.ts).
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
 import type { CudaAddon, FunctionHandle } from "../../native/addon";
 import { packPointer } from "../../native/runner/hostData";
 import { median, midMean } from "../../server/profile/calibrate";
-import { ncuPath } from "./ncuCases";
+import { ncuPath, reportDurations } from "./ncuCases";
 import { compileStudyKernels, mean, N, openDevice, sd, us, vaddSets } from "./studyKernels";
 
 const PROCESSES = 6;
@@ -138,14 +137,7 @@ function ncuStudy(ncu: string, cubin: string, work: string): NcuOut[] {
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
-    const csv = execFileSync(
-      ncu,
-      ["--import", `${rep}.ncu-rep`, "--csv", "--page", "raw", "--print-units", "base", "--metrics", metric],
-      { encoding: "utf8", maxBuffer: 64 << 20 },
-    );
-    const v = parse<Record<string, string>>(csv, { columns: true, skip_empty_lines: true })
-      .map((r) => Number((r[metric] ?? "").replace(/,/g, "")))
-      .filter((x) => Number.isFinite(x) && x > 0);
+    const v = reportDurations(ncu, rep, metric);
     const per = Array.from({ length: SETS + 1 }, (_, i) => v.slice(i * NCU_LAUNCHES, (i + 1) * NCU_LAUNCHES));
     return { empty: midMean([...per[0]!].sort((a, b) => a - b)), sets: per.slice(1).map((x) => median(x)) };
   });
