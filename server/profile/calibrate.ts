@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchmarkRequest, TimingOptions } from "../../native/runner/protocol";
 import { RunnerClient, RunnerRequestError } from "../../native/runner/runnerClient";
+import { midMean } from "../../native/runner/stats";
 import { BenchError, type BenchRunner } from "../bench/benchJob";
 import { calibrationPath, saveCalibration, type TimingCalibration } from "../bench/calibration";
 import { compileEmptyKernel, EMPTY_KERNEL, EMPTY_SYMBOL, eventFigure } from "../bench/emptyKernel";
@@ -46,18 +47,6 @@ export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-/**
- * The mean of the middle half (the interquartile mean). ncu's durations come in 32 ns ticks, so the
- * median of 20 launches of the empty kernel snaps to one tick or the next: 2.048-2.144 µs over six
- * ncu processes on the H100, where this read 2.084-2.108 (issue 13); the outer quarters still drop
- * a stray launch.
- */
-export function midMean(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.slice(Math.floor(s.length / 4), Math.ceil((s.length * 3) / 4));
-  return mid.reduce((a, b) => a + b, 0) / mid.length;
 }
 
 /** Under ncu: no warm-up and a fixed count, more launches than ncu profiles. */

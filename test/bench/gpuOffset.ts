@@ -15,7 +15,8 @@ import type { LaunchSpec } from "../../native/runner/protocol";
 import { RunnerClient } from "../../native/runner/runnerClient";
 import { emptyTiming } from "../../server/bench/emptyKernel";
 import { DEFAULT_TIMING } from "../../server/bench/plan";
-import { median, midMean } from "../../server/profile/calibrate";
+import { midMean } from "../../native/runner/stats";
+import { median } from "../../server/profile/calibrate";
 import { repoRoot } from "../gpu/paths";
 import { EMPTY, ncuPath, ncuTimes, tool, vadd } from "./ncuCases";
 

@@ -14,7 +14,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import type { CudaAddon, FunctionHandle } from "../../native/addon";
 import { packPointer } from "../../native/runner/hostData";
-import { median, midMean } from "../../server/profile/calibrate";
+import { midMean } from "../../native/runner/stats";
+import { median } from "../../server/profile/calibrate";
 import { ncuPath, reportDurations } from "./ncuCases";
 import { compileStudyKernels, mean, N, openDevice, sd, us, vaddSets } from "./studyKernels";
 

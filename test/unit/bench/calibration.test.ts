@@ -18,7 +18,8 @@ import {
 import { EMPTY_SYMBOL, eventFigure } from "../../../server/bench/emptyKernel";
 import { formatTable } from "../../../server/bench/report";
 import { runBenchmark } from "../../../server/bench/runBench";
-import { median, midMean, ncuArgs } from "../../../server/profile/calibrate";
+import { midMean } from "../../../native/runner/stats";
+import { median, ncuArgs } from "../../../server/profile/calibrate";
 import { FakeRunner, H200_CALIBRATION, ok, stats } from "./fakeRunner";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
