@@ -4,6 +4,7 @@
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "./fileIndex";
 import { namedChildren } from "./nodes";
+import { isSpaceCode as isSpace } from "./charCodes";
 
 /** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
 export type Binding =
@@ -19,23 +20,6 @@ export interface BindingSite {
 }
 
 const NAME_NODES: ReadonlySet<string> = new Set(["identifier", "type_identifier"]);
-
-/** Whether a character code is one that a regex's `\s` matches (a code, not a regex test: this runs per match). */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
 
 /**
  * Whether the name at `index` may bind or rebind it there, from the text alone: a definition

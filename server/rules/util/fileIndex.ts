@@ -13,6 +13,7 @@ import { DependencyRecorder, type Dependency } from "./dependencies";
 import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
 import { findLaunches, type Launch } from "./launches";
+import { isWordCode } from "./charCodes";
 
 export interface FunctionInfo {
   node: Node;
@@ -371,10 +372,6 @@ export interface Directive {
 const LINE_END_CODES: ReadonlySet<number> = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
 const SPACE = 0x20;
 const TAB = 0x09;
-
-function isWordCode(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
 
 /** The preprocessor lines whose line starts in [from, to) (character codes: this runs on every edit). */
 function findDirectives(text: string, from: number, to: number): Directive[] {

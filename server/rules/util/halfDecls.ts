@@ -9,6 +9,7 @@ import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
 import { halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
 import { globalRegex } from "./sharedRegex";
+import { isWordCode } from "./charCodes";
 
 export interface FunctionHalfScope {
   /** The function definition, or a struct's member list. */
@@ -71,8 +72,6 @@ const OTHER_TYPES: ReadonlySet<string> = new Set(
 );
 const QUALIFIERS: ReadonlySet<string> = new Set(["const", "__restrict__", "volatile"]);
 
-const isWordChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 /** `\s`, `*` or `&`. */
 const isPointerGap = (c: number): boolean =>
   c === 32 || c === 42 || c === 38 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
@@ -88,7 +87,7 @@ function otherTypeBefore(code: string, lo: number, at: number): boolean {
   for (;;) {
     while (i > lo && isPointerGap(code.charCodeAt(i - 1))) i--;
     const end = i;
-    while (i > lo && isWordChar(code.charCodeAt(i - 1))) i--;
+    while (i > lo && isWordCode(code.charCodeAt(i - 1))) i--;
     const word = code.slice(i, end);
     if (OTHER_TYPES.has(word)) return true;
     // A qualifier follows its type after `\s`, `*` or `&`: one must come before it.

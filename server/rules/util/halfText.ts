@@ -1,6 +1,7 @@
 // Reading FP16/BF16 declarations from the text alone (asking the tree for each declarator costs more
 // than reading it): every half type name in a range, with what it declares.
 import { halfKindOfType, parseDeclarators, type HalfEntry, type HalfKind } from "./halfTypes";
+import { isSpaceCode, isWordCode } from "./charCodes";
 
 const HALF_TYPE = /\b(__half2?|half2?|__nv_bfloat162?|nv_bfloat162?)\b/g;
 
@@ -74,16 +75,14 @@ const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_B
   ..."([{)]},;",
 ].map((c) => c.charCodeAt(0));
 
-/** `/\s/` for the character at `i` (ASCII without a regex). */
+/** `/\s/` for the character at `i`. */
 export function isSpace(s: string, i: number): boolean {
-  const c = s.charCodeAt(i);
-  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : /\s/.test(s[i]!);
+  return isSpaceCode(s.charCodeAt(i));
 }
 
 /** `/\w/` for the character at `i`. */
 export function isWord(s: string, i: number): boolean {
-  const c = s.charCodeAt(i);
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  return isWordCode(s.charCodeAt(i));
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import { globalRegex } from "./sharedRegex";
 import { declaredName, namedChildren, unparen } from "./nodes";
+import { isWordCode } from "./charCodes";
 
 export type HalfKind = "half" | "bf16" | "half2" | "bf162";
 
@@ -136,8 +137,6 @@ export function parseDeclarators(text: string): { name: string; indirection: num
 
 const STAR = 42;
 const BRACKET = 91;
-const isWordCode = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
 /**
  * One declarator's text (`* __restrict__ x`, `z[8]`): its name is the last word before the first `[` that
