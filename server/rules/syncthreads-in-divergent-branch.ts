@@ -4,6 +4,7 @@
 // loop counters or shared values read after a barrier are the same for every thread and are fine.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
+import { isSpaceCode, isWordCode } from "./util/charCodes";
 import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { ancestors } from "./util/nodes";
 import { Uniformity, type Barrier, type Exit, type SoFar } from "./util/uniformity";
@@ -25,13 +26,13 @@ function barrierTokens(idx: FileIndex): { f: FunctionInfo; id: Node }[] {
   const out: { f: FunctionInfo; id: Node }[] = [];
   for (let at = text.indexOf("sync", start); at >= 0; at = text.indexOf("sync", at + 4)) {
     let from = at;
-    while (from > 0 && /\w/.test(text[from - 1]!)) from--;
+    while (from > 0 && isWordCode(text.charCodeAt(from - 1))) from--;
     let to = at + 4;
-    while (to < text.length && /\w/.test(text[to]!)) to++;
+    while (to < text.length && isWordCode(text.charCodeAt(to))) to++;
     if (from >= end) break;
     if (from < start || !BARRIER_WORD.test(text.slice(from, to))) continue;
     let paren = to;
-    while (paren < text.length && /\s/.test(text[paren]!)) paren++;
+    while (paren < text.length && isSpaceCode(text.charCodeAt(paren))) paren++;
     if (text[paren] !== "(") continue;
     const f = idx.deviceFunctionAt(from);
     const n = f?.node.descendantForIndex(from, to);
