@@ -2,6 +2,7 @@
 // video sequence) the index wraps and the kernel reads or writes the wrong memory.
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule } from "./rule";
+import { isWordCode } from "./util/charCodes";
 import { FileIndex } from "./util/fileIndex";
 import { builtinVector, declaredName, descendants, replaceNode } from "./util/nodes";
 
@@ -54,32 +55,60 @@ const WIDE_TYPE = /\b(size_t|ssize_t|ptrdiff_t|u?int64_t|u?intptr_t|int64|uint64
 /** `numel()` / `.size()` return 64-bit counts; `100000000000LL` is a 64-bit literal. */
 const WIDE_VALUE = /\b(numel|size)\s*\(|\b\d+[uU]?[lL]{1,2}\b/;
 
+/** Where an upward walk from a name stops: no declarator holds one of these around its declared name. */
+const NOT_DECLARATOR =
+  /_statement$|_expression$|argument_list$|^(?:function_definition|translation_unit|initializer_list|condition_clause)$/;
+
 /**
- * The types written where names are declared in one scope (parameters and locals), read in document order
- * as far as the names asked for so far needed: a scope's bounds often name the same few variables.
+ * The types written where names are declared in one scope (parameters and locals). A name's is that of
+ * the first declaration of the scope that declares it, found from the places its text is (the first
+ * whose node is in a declaration declaring it): a search of the scope for every declaration costs more
+ * than the scope's few bound names need.
  */
 class DeclaredTypes {
-  private decls: Node[] | undefined;
-  private read = 0;
-  /** Each name's type at its first declaration read so far (undefined: that declaration has no type). */
+  /** Each name's type at its first declaration (undefined: none, or that declaration has no type). */
   private readonly types = new Map<string, string | undefined>();
 
-  constructor(private readonly scope: Node) {}
+  constructor(
+    private readonly scope: Node,
+    private readonly text: string,
+  ) {}
 
   /** The type written where `name` is first declared in the scope, if it is there. */
   of(name: string): string | undefined {
-    if (this.types.has(name)) return this.types.get(name);
-    this.decls ??= descendants(this.scope, "parameter_declaration", "declaration");
-    while (this.read < this.decls.length) {
-      const d = this.decls[this.read++]!;
-      const names = d.childrenForFieldName("declarator").map((x) => declaredName(x)?.text);
-      if (!names.some((n) => n !== undefined && !this.types.has(n))) continue;
-      const type = d.childForFieldName("type")?.text;
-      for (const n of names) if (n !== undefined && !this.types.has(n)) this.types.set(n, type);
-      if (names.includes(name)) return type;
+    if (!this.types.has(name)) this.types.set(name, this.find(name));
+    return this.types.get(name);
+  }
+
+  private find(name: string): string | undefined {
+    const { scope, text } = this;
+    const end = scope.endIndex - name.length;
+    for (
+      let at = text.indexOf(name, scope.startIndex);
+      at >= 0 && at <= end;
+      at = text.indexOf(name, at + 1)
+    ) {
+      const to = at + name.length;
+      if (isWordCode(text.charCodeAt(at - 1)) || isWordCode(text.charCodeAt(to))) continue;
+      const n = scope.descendantForIndex(at, to);
+      if (n?.startIndex !== at || n.endIndex !== to) continue;
+      const d = declarationAround(n);
+      if (!d) continue;
+      if (d.childrenForFieldName("declarator").some((x) => declaredName(x)?.text === name))
+        return d.childForFieldName("type")?.text;
     }
     return undefined;
   }
+}
+
+/** The declaration or parameter whose declarator holds `n`, or undefined when `n` is not in one. */
+function declarationAround(n: Node): Node | undefined {
+  for (let p = n.parent; p; p = p.parent) {
+    const t = p.type;
+    if (t === "declaration" || t === "parameter_declaration") return p;
+    if (NOT_DECLARATOR.test(t)) return undefined;
+  }
+  return undefined;
 }
 
 /** A bound that can pass 2^31: a 64-bit type, count or literal in it, or a name declared 64-bit. */
@@ -154,7 +183,7 @@ export const intIndexOverflow: Rule = {
       const uses = idx.tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end);
       const scope = fn ?? idx.tree.rootNode;
       let declared = declaredIn.get(scope.id);
-      if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope)));
+      if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope, idx.text)));
       if (!canOverflow(uses, declared)) continue;
       const fixes: Fix[] =
         type.text === "auto" ||

@@ -24,7 +24,10 @@ function barrierTokens(idx: FileIndex): { f: FunctionInfo; id: Node }[] {
   const { text } = idx;
   const { start, end } = idx.window;
   const out: { f: FunctionInfo; id: Node }[] = [];
-  for (let at = text.indexOf("sync", start); at >= 0; at = text.indexOf("sync", at + 4)) {
+  // "ync", then its "s": a search for "sync" stops at every `s` of the file, one for "ync" at every `y`
+  for (let y = text.indexOf("ync", start + 1); y >= 0; y = text.indexOf("ync", y + 3)) {
+    const at = y - 1;
+    if (text.charCodeAt(at) !== 115) continue;
     let from = at;
     while (from > 0 && isWordCode(text.charCodeAt(from - 1))) from--;
     let to = at + 4;
