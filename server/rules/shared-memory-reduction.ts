@@ -2,17 +2,52 @@
 // most threads idle in the last steps. Warp shuffles do the last five steps in registers without barriers.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
+import { isSpaceCode, isWordCode } from "./util/charCodes";
 import { Constants } from "./util/constEval";
 import { FileIndex, sharedQualifier, type FunctionInfo } from "./util/fileIndex";
 import { descendants, namedChildren, unparen } from "./util/nodes";
 import { calleeName } from "./util/uniformity";
 
-const STEP =
-  /\b(\w+)\s*(?:>>=\s*1|\/=\s*2|<<=\s*1|\*=\s*2)\b|\b(\w+)\s*=\s*\2\s*(?:>>\s*1|\/\s*2|<<\s*1|\*\s*2)\b/;
+/**
+ * The operator of a halving or doubling step: `>>= 1`, `/= 2`, `<<= 1`, `*= 2`, or `>> 1`, `/ 2`, `<< 1`,
+ * `* 2` (groups: operator, `=`, the number). Searched for first, its first character being rare: the name
+ * before it is then read backwards (see hasStep).
+ */
+const STEP_OP = /(>>|<<|[/*])(=?)\s*([12])\b/g;
 
-/** STEP, tested only where its cheap necessary part (an operator, maybe `=`, then 1 or 2) is in the text. */
+/**
+ * Does the text step a variable: `s >>= 1`, `s /= 2`, `s <<= 1`, `s *= 2`, or `s = s >> 1`, `s = s / 2`,
+ * `s = s << 1`, `s = s * 2` (what `\b(\w+)\s*(?:>>=\s*1|…)\b|\b(\w+)\s*=\s*\2\s*(?:>>\s*1|…)\b` finds; that
+ * regex tries every word of the text)?
+ */
 function hasStep(src: string): boolean {
-  return /[>/<*]=?\s*[12]/.test(src) && STEP.test(src);
+  STEP_OP.lastIndex = 0;
+  for (let m = STEP_OP.exec(src); m; m = STEP_OP.exec(src)) {
+    const [, op, assign, k] = m;
+    if ((op === ">>" || op === "<<") !== (k === "1")) continue;
+    const end = spaceBefore(src, m.index);
+    const name = wordBefore(src, end);
+    if (name === "") continue;
+    if (assign) return true; // `s >>= 1`
+    // `s = s >> 1`: the same whole word before an `=` before this one
+    const eq = spaceBefore(src, end - name.length) - 1;
+    if (src[eq] === "=" && wordBefore(src, spaceBefore(src, eq)) === name) return true;
+  }
+  return false;
+}
+
+/** Where the spaces ending at `end` (exclusive) start. */
+function spaceBefore(text: string, end: number): number {
+  let i = end;
+  while (i > 0 && isSpaceCode(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/** The whole word ending at `end` (exclusive), or "". */
+function wordBefore(text: string, end: number): string {
+  let i = end;
+  while (i > 0 && isWordCode(text.charCodeAt(i - 1))) i--;
+  return text.slice(i, end);
 }
 
 /** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it. */
@@ -111,13 +146,25 @@ function pointerParams(fn: Node): string[] {
   });
 }
 
+/** `extern __shared__ T name[];`, matched where an `extern` starts (sticky; group: the name). */
+const EXTERN_SHARED = /extern\s+__shared__\b[^;]*?(\w+)\s*\[\s*\]\s*;/y;
+
 /** `extern __shared__` arrays declared outside any function, once per file (a part of the file context). */
 export function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
   idx.reads("context:externShared");
   return idx.shared("fileScopeShared", () => {
     const out = new Set<string>();
-    for (const m of idx.scanAll(/\bextern\s+__shared__\b[^;]*?(\w+)\s*\[\s*\]\s*;/g))
-      if (!idx.deviceFunctionAt(m.index)) out.add(m[1]!);
+    // at each "extern" (found by its rarer "xtern": a search for "extern" stops at every `e`)
+    const { text } = idx;
+    for (let x = text.indexOf("xtern", 1); x >= 0; x = text.indexOf("xtern", x + 5)) {
+      const at = x - 1;
+      if (text[at] !== "e" || isWordCode(text.charCodeAt(at - 1))) continue;
+      EXTERN_SHARED.lastIndex = at;
+      const m = EXTERN_SHARED.exec(text);
+      if (!m) continue;
+      if (!idx.deviceFunctionAt(at)) out.add(m[1]!);
+      x = EXTERN_SHARED.lastIndex - 5;
+    }
     return out;
   });
 }
