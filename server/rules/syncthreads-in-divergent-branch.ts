@@ -166,7 +166,28 @@ const CONTROL: ReadonlySet<string> = new Set([
 function mayDiverge(text: string, f: FunctionInfo, barriers: Node[]): boolean {
   const last = Math.max(...barriers.map((b) => b.startIndex));
   if (/\b(?:return|break|continue)\b/.test(text.slice(f.body.startIndex, last))) return true;
-  return barriers.some((b) => underControl(f.body, b));
+  return barriers.some((b) => !bodyStatement(text, f.body, b) && underControl(f.body, b));
+}
+
+/** `();` after a barrier's name: the whole statement is the call. */
+const EMPTY_CALL = /\s*\(\s*\)\s*;/y;
+
+/**
+ * Is `token` the name of a statement `name();` of `body` itself, so in no CONTROL node? Asked in one call
+ * (the child of the body holding it) where underControl asks one per level.
+ */
+function bodyStatement(text: string, body: Node, token: Node): boolean {
+  // the token is a whole word (see barrierTokens): its end, without asking the node
+  let end = token.startIndex;
+  while (isWordCode(text.charCodeAt(end))) end++;
+  EMPTY_CALL.lastIndex = end;
+  if (!EMPTY_CALL.test(text)) return false;
+  const s = body.childWithDescendant(token);
+  return (
+    s?.startIndex === token.startIndex &&
+    s.endIndex === EMPTY_CALL.lastIndex &&
+    s.type === "expression_statement"
+  );
 }
 
 /**
