@@ -177,11 +177,40 @@ function declaredShared(idx: FileIndex, fn: Node, start: number, end: number): S
     const n = fn.namedDescendantForIndex(m.index, at);
     const decl = (n?.type === "type_qualifier" ? n : sharedQualifier(idx, m.index, at))?.parent;
     if (decl?.type !== "declaration") continue;
+    const plain = plainSharedArray(idx.text.slice(decl.startIndex, decl.endIndex));
+    if (plain && !decl.hasError) {
+      for (const name of plain) shared.add(name);
+      continue;
+    }
     // the identifiers whose parent is one of these declarators (asked downwards: Node.parent is dear)
     for (const d of descendants(decl, "array_declarator", "pointer_declarator", "init_declarator"))
       for (const id of namedChildren(d)) if (id.type === "identifier") shared.add(id.text);
   }
   return shared;
+}
+
+/** `[extern] __shared__ [volatile|const] [unsigned…] T name[N]…;` (groups: the name, the brackets). */
+const PLAIN_SHARED_ARRAY =
+  /^(?:extern\s+)?__shared__\s+(?:(?:volatile|const)\s+)?(?:(?:unsigned|signed|long|short)\s+)*[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*((?:\[[^[\];=]*\]\s*)+);$/;
+
+/** Words a size in brackets may be that the tree does not read as an identifier. */
+const NOT_IDENTIFIER = /^(?:true|false|NULL|nullptr|this|const|volatile|auto|sizeof)$/;
+
+/**
+ * The identifiers a declaration `__shared__ T name[N][M];` (text without errors) has right under its
+ * array declarators, read from its text: the name, and each size that is one identifier. What the walk
+ * over its declarators finds; undefined for other declarations.
+ */
+function plainSharedArray(decl: string): string[] | undefined {
+  const m = PLAIN_SHARED_ARRAY.exec(decl);
+  if (!m) return undefined;
+  const out = [m[1]!];
+  for (const size of m[2]!.split("]")) {
+    const word = size.replace(/^\s*\[/, "").trim();
+    if (NOT_IDENTIFIER.test(word)) return undefined;
+    if (/^[A-Za-z_]\w*$/.test(word)) out.push(word);
+  }
+  return out;
 }
 
 const LOOPS: ReadonlySet<string> = new Set([

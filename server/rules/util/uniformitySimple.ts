@@ -3,6 +3,7 @@
 // from text they cost the walk one node each instead of about ten (every node handed to JS costs). Each
 // reader gives what the walk over the nodes would, or undefined where the tree is needed.
 import type { Node } from "web-tree-sitter";
+import { isWordCode } from "./charCodes";
 import { declaredName } from "./nodes";
 import {
   DECLARATION_TYPE_STOP,
@@ -31,8 +32,15 @@ export interface Recorder {
   record(s: number, deps: Deps, c: Ctx): void;
 }
 
-/** A type that ends in a qualifier (`const x`): the next word is then the type, not a name. */
-const QUALIFIER_LAST = /\b(?:const|volatile)\s*$/;
+/**
+ * Does a type end in a qualifier (`const x`): the next word is then the type, not a name. (What
+ * `\b(?:const|volatile)\s*$` finds, without a regex trying every word of the type.)
+ */
+function qualifierLast(type: string): boolean {
+  const t = type.trimEnd();
+  const word = t.endsWith("const") ? 5 : t.endsWith("volatile") ? 8 : 0;
+  return word > 0 && !isWordCode(t.charCodeAt(t.length - word - 1));
+}
 
 /** `a[i] = e;`, `a[i] += e;`: a store to one element (groups: array, index, value). */
 const ELEMENT_STATEMENT = /^([A-Za-z_]\w*)\s*\[([^[\];]*)\]\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)\s*([^;]*);$/s;
@@ -136,7 +144,7 @@ export function simpleAssignment(r: Recorder, node: Node, c: Ctx): Deps | undefi
 /** `const float* p = x + i;`: a pointer takes its value's deps (it is declared at its `*`). */
 function pointer(r: Recorder, node: Node, text: string, c: Ctx): Deps | undefined {
   const m = POINTER_DECLARATION.exec(text);
-  if (!m || DECLARATION_TYPE_STOP.test(m[1]!) || QUALIFIER_LAST.test(m[1]!)) return undefined;
+  if (!m || DECLARATION_TYPE_STOP.test(m[1]!) || qualifierLast(m[1]!)) return undefined;
   const deps = textDeps(m[3]!, r.resolver);
   if (!deps) return undefined;
   const at = node.startIndex + m[1]!.length;
@@ -149,7 +157,7 @@ function pointer(r: Recorder, node: Node, text: string, c: Ctx): Deps | undefine
 function sharedArray(r: Recorder, node: Node, text: string): Deps | undefined {
   const m = SHARED_ARRAY.exec(text);
   // a cooperative group's type would give the symbol a level (see groupLevel)
-  if (!m || /group|thread_block|tile|auto/.test(m[2]!) || QUALIFIER_LAST.test(m[2]!)) return undefined;
+  if (!m || /group|thread_block|tile|auto/.test(m[2]!) || qualifierLast(m[2]!)) return undefined;
   const at = node.startIndex + m[1]!.length;
   const id = r.declare(m[3]!, { kind: "shared", varying: false, group: undefined, at, constant: false });
   return { direct: false, syms: [id] };
@@ -183,7 +191,7 @@ export function simpleParameters(list: string): Parameter[] | undefined {
     if (t === "" && inner.trim() === "") continue;
     const m = PARAMETER.exec(t);
     // `const x` is a type named x without a name; `unsigned int`, a type without a name
-    if (!m || TYPE_WORD.test(m[3]!) || QUALIFIER_LAST.test(m[1]!)) return undefined;
+    if (!m || TYPE_WORD.test(m[3]!) || qualifierLast(m[1]!)) return undefined;
     out.push({ name: m[3]!, value: !m[2], type: m[1]! });
   }
   return out;
