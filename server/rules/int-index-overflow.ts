@@ -94,8 +94,12 @@ class DeclaredTypes {
       if (n?.startIndex !== at || n.endIndex !== to) continue;
       const d = declarationAround(n);
       if (!d) continue;
-      if (d.childrenForFieldName("declarator").some((x) => declaredName(x)?.text === name))
-        return d.childForFieldName("type")?.text;
+      // a parameter has one declarator at most (asking for all of them costs more)
+      const declarators =
+        d.type === "parameter_declaration"
+          ? [d.childForFieldName("declarator")]
+          : d.childrenForFieldName("declarator");
+      if (declarators.some((x) => declaredName(x)?.text === name)) return d.childForFieldName("type")?.text;
     }
     return undefined;
   }
