@@ -82,6 +82,12 @@ export function simpleStatement(r: Recorder, node: Node, type: string, c: Ctx): 
 
 /** `x = e;`, `x += e;`, `int x = e;` and `e;` (undefined before recording anything when it is not one). */
 function plainStatement(r: Recorder, node: Node, type: string, text: string, c: Ctx): Deps | undefined {
+  // without `=`, SIMPLE_STATEMENT finds only `e;` (here without its backtracking over the words)
+  if (!text.includes("=")) {
+    if (type === "declaration" || !text.endsWith(";") || text.indexOf(";") < text.length - 1)
+      return undefined;
+    return textDeps(text.slice(0, -1).trimStart(), r.resolver) ? NONE : undefined;
+  }
   const m = SIMPLE_STATEMENT.exec(text);
   if (!m) return undefined;
   const [, declared, name, value] = m;
@@ -118,7 +124,7 @@ function storeOrBarrier(r: Recorder, node: Node, text: string, c: Ctx): Deps | u
     });
     return NONE;
   }
-  const m = ELEMENT_STATEMENT.exec(text);
+  const m = text.includes("=") ? ELEMENT_STATEMENT.exec(text) : null;
   if (!m) return undefined;
   const [, name, index, value] = m;
   const deps = textDeps(value!, r.resolver);
@@ -143,7 +149,7 @@ export function simpleAssignment(r: Recorder, node: Node, c: Ctx): Deps | undefi
 
 /** `const float* p = x + i;`: a pointer takes its value's deps (it is declared at its `*`). */
 function pointer(r: Recorder, node: Node, text: string, c: Ctx): Deps | undefined {
-  const m = POINTER_DECLARATION.exec(text);
+  const m = text.includes("=") ? POINTER_DECLARATION.exec(text) : null;
   if (!m || DECLARATION_TYPE_STOP.test(m[1]!) || qualifierLast(m[1]!)) return undefined;
   const deps = textDeps(m[3]!, r.resolver);
   if (!deps) return undefined;
