@@ -6,7 +6,7 @@ import { isSpaceCode, isWordCode } from "./util/charCodes";
 import { Constants } from "./util/constEval";
 import { FileIndex, sharedQualifier, type FunctionInfo } from "./util/fileIndex";
 import { descendants, namedChildren, unparen } from "./util/nodes";
-import { calleeName } from "./util/uniformity";
+import { calleeName, LOOPS } from "./util/uniformity";
 
 /**
  * The operator of a halving or doubling step: `>>= 1`, `/= 2`, `<<= 1`, `*= 2`, or `>> 1`, `/ 2`, `<< 1`,
@@ -212,13 +212,6 @@ function plainSharedArray(decl: string): string[] | undefined {
   }
   return out;
 }
-
-const LOOPS: ReadonlySet<string> = new Set([
-  "for_statement",
-  "while_statement",
-  "do_statement",
-  "for_range_loop",
-]);
 
 /**
  * `for` and `while` loops of function `fn`, from their keywords, in document order. Each keyword's loop

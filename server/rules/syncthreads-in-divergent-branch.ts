@@ -7,7 +7,7 @@ import type { Rule } from "./rule";
 import { isSpaceCode, isWordCode } from "./util/charCodes";
 import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { ancestors } from "./util/nodes";
-import { Uniformity, type Barrier, type Exit, type SoFar } from "./util/uniformity";
+import { LOOPS, Uniformity, type Barrier, type Exit, type SoFar } from "./util/uniformity";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
@@ -43,13 +43,6 @@ function barrierTokens(idx: FileIndex): { f: FunctionInfo; id: Node }[] {
   }
   return out;
 }
-
-const LOOPS: ReadonlySet<string> = new Set([
-  "for_statement",
-  "while_statement",
-  "do_statement",
-  "for_range_loop",
-]);
 
 /** Relative, so the message still holds when edits above move the function. */
 function linesAbove(call: Node, at: Node): string {

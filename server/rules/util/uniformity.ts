@@ -19,7 +19,7 @@ import type { Barrier, Control, Deps, Exit } from "./uniformityBase";
 import type { Until } from "./uniformityUntil";
 import { Walk } from "./uniformityWalk";
 
-export { calleeName } from "./uniformityBase";
+export { calleeName, LOOPS } from "./uniformityBase";
 export type { Barrier, BarrierLevel, Control, Deps, Exit } from "./uniformityBase";
 export type { SoFar, Until } from "./uniformityUntil";
 
