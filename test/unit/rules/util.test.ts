@@ -9,6 +9,7 @@ import { FileIndex } from "../../../server/rules/util/fileIndex";
 import { parseDeclarators } from "../../../server/rules/util/halfTypes";
 import { sitesIn, sitesOfNames } from "../../../server/rules/util/constSites";
 import { findLaunches } from "../../../server/rules/util/launches";
+import { envLines } from "../../../server/rules/util/declEnv";
 
 async function index(text: string): Promise<FileIndex> {
   return FileIndex.of({ tree: await parseSource(text), text });
@@ -113,6 +114,23 @@ describe("constant sites", () => {
     const all = sitesOfNames(text, names);
     for (const n of names) assert.deepEqual(all.get(n), sitesIn(text, n), n);
     assert.deepEqual(all.get("block"), [text.indexOf("block ="), text.indexOf("block +=")]);
+  });
+});
+
+describe("environment lines", () => {
+  it("are the matches of the one regex over macro, include and alias lines, overlaps included", () => {
+    const one = /#[ \t]*(?:define|include)\b(?:[^\n]*\\\r?\n)*[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
+    for (const text of [
+      "#include <a.h>\n# define X(a) \\\r\n  a + typedef\ntypedef int T; using U = T;\n",
+      // an alias spanning a macro line, a macro line holding an alias, an alias cut short by `{`
+      "typedef int\n#define X 1\nfoo;\n#define Y typedef int z;\nusing V { typedef W w; x#include q",
+      "xtypedef a; typedef_ b; using; #defines #define",
+    ])
+      assert.deepEqual(
+        envLines(text),
+        [...text.matchAll(one)].map((m) => m[0]),
+        text,
+      );
   });
 });
 
