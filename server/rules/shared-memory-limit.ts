@@ -88,7 +88,10 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
 }
 
 /** Dynamic requests: the third launch argument, and the opt-in attribute's value. */
-function dynamicRequests(idx: FileIndex): { node: () => Node; bytes: number; launch: boolean }[] {
+function dynamicRequests(
+  idx: FileIndex,
+  optsIn: boolean,
+): { node: () => Node; bytes: number; launch: boolean }[] {
   const consts = Constants.of(idx);
   // The node to report on, made only for a finding (a plain launch's arguments are read from the text).
   const requests: { node: () => Node; bytes: number; launch: boolean }[] = [];
@@ -104,11 +107,14 @@ function dynamicRequests(idx: FileIndex): { node: () => Node; bytes: number; lau
     const bytes = smem ? consts.value(smem) : undefined;
     if (smem && bytes !== undefined) requests.push({ node: () => smem, bytes, launch: true });
   }
+  // The attribute's value counts only where its argument names the opt-in attribute: a text without that
+  // name (`optsIn`) has no such call, and the scan for the calls is skipped.
+  if (!optsIn) return requests;
   for (const fn of idx.tokens(/\bcudaFuncSetAttribute\b/g, new Set(["identifier"]))) {
     const call = fn.parent;
     if (call?.type !== "call_expression") continue;
     const args = callArguments(call);
-    if (args[1] && idx.textOf(args[1]).endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
+    if (args[1] && idx.textOf(args[1]).endsWith(OPT_IN_ATTRIBUTE) && args[2]) {
       const bytes = consts.value(args[2]);
       if (bytes !== undefined) requests.push({ node: () => args[2]!, bytes, launch: false });
     }
@@ -134,7 +140,7 @@ export const sharedMemoryLimit: Rule = {
     const smallest = Math.min(...ctx.targets.map(limitFor));
     const smallestSm = ctx.targets.find((t) => limitFor(t) === smallest) ?? ctx.targets[0]!;
     const optsIn = optedIn(idx);
-    for (const r of dynamicRequests(idx)) {
+    for (const r of dynamicRequests(idx, optsIn)) {
       if (r.bytes > smallest) {
         ctx.report({
           node: r.node(),
