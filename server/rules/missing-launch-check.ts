@@ -94,10 +94,10 @@ function checkedAfter(idx: FileIndex, call: Node, checks: CheckFinder): boolean 
   // The outermost function holding the launch is found top-down, cheaply. Walking up to the innermost
   // one costs more, and is needed only when a `}` stands between the launch and the first check after it.
   const callEnd = call.endIndex;
-  const outer = idx.functionAt(call.startIndex);
+  const outer = idx.functionSpanAt(call.startIndex);
   let fn: Node | undefined;
   if (outer) {
-    const first = checks.first(callEnd, outer.endIndex);
+    const first = checks.first(callEnd, outer.end);
     if (first === undefined) return false;
     if (!idx.text.slice(callEnd, first).includes("}")) return true;
     // Any check in the innermost function comes at or after this first one: no need to look again.
