@@ -41,14 +41,22 @@ function limitFor(sm: number): number {
 
 const kb = (b: number): string => `${Number.isInteger(b / 1024) ? b / 1024 : (b / 1024).toFixed(1)} KB`;
 
-/** Bytes of a static `__shared__` declaration, when every dimension is known. */
-function staticBytes(idx: FileIndex, decl: Node, consts: Constants): number | undefined {
+/**
+ * Bytes of a static `__shared__` declaration, when every dimension is known. `qual`: its `__shared__`
+ * qualifier when known, which (like the type) need not be asked its kind.
+ */
+function staticBytes(
+  idx: FileIndex,
+  decl: Node,
+  qual: Node | null | undefined,
+  consts: Constants,
+): number | undefined {
   const type = decl.childForFieldName("type");
   const elem = type ? typeSize(idx.textOf(type)) : undefined;
   if (elem === undefined) return undefined;
   let total = 0;
   for (const d of namedChildren(decl)) {
-    if (d.type !== "array_declarator") continue;
+    if (d.id === type!.id || d.id === qual?.id || d.type !== "array_declarator") continue;
     let bytes = elem;
     for (let a: Node | null = d; a?.type === "array_declarator"; a = a.childForFieldName("declarator")) {
       const size = a.childForFieldName("size");
@@ -76,7 +84,7 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
       namedChildren(decl).some((c) => c.type === "storage_class_specifier" && idx.textOf(c) === "extern")
     )
       continue;
-    const bytes = staticBytes(idx, decl, consts);
+    const bytes = staticBytes(idx, decl, qual, consts);
     if (bytes === undefined) continue;
     const scope = idx.enclosingFunction(decl);
     const key = scope?.id ?? -decl.id - 1;
