@@ -104,9 +104,10 @@ function dynamicRequests(
   // The node to report on, made only for a finding (a plain launch's arguments are read from the text).
   const requests: { node: () => Node; bytes: number; launch: boolean }[] = [];
   for (const launch of kernelLaunches(idx)) {
-    if (launch.plain) {
-      // Read from the text: the node only for a finding.
-      const smem = launch.plain[2];
+    const texts = launch.plain ?? launch.texts;
+    if (launch.plain || texts?.[2] !== undefined) {
+      // Read from the text where it is a plain name or integer: the node only for a finding.
+      const smem = texts?.[2];
       const bytes = smem === undefined ? undefined : consts.valueOfPlain(smem);
       if (bytes !== undefined) requests.push({ node: () => launch.config[2]!, bytes, launch: true });
       continue;

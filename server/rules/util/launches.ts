@@ -53,6 +53,7 @@ export class Launch {
   ) {}
 
   private someTexts: readonly (string | undefined)[] | undefined;
+  private rawTexts: readonly string[] | undefined;
   private textsRead = false;
 
   /** Each argument's text where it is a plain identifier or integer literal (see argTexts), on demand. */
@@ -60,9 +61,28 @@ export class Launch {
     if (this.plain) return this.plain;
     if (!this.textsRead) {
       this.textsRead = true;
-      this.someTexts = argTexts(this.written, this.syntax, this.clean, this.reserved);
+      const found = argTexts(this.written, this.syntax, this.clean, this.reserved);
+      this.someTexts = found?.[0];
+      this.rawTexts = found?.[1];
     }
     return this.someTexts;
+  }
+
+  /** Argument `i`'s whole text (trimmed) where `texts` is known, plain or not, else undefined. */
+  argText(i: number): string | undefined {
+    return this.texts ? (this.plain ?? this.rawTexts)?.[i] : undefined;
+  }
+
+  /**
+   * The function's name where argument `i` is a call and nothing else (`threads_for(n)`: a name, then
+   * one parenthesized group to the end), read from its text (argText), else undefined.
+   */
+  callee(i: number): string | undefined {
+    const t = this.argText(i);
+    const m = t === undefined ? null : CALL_START.exec(t);
+    if (!m || this.reserved.has(m[1]!) || closingParen(t!, m[0].length - 1) !== t!.length - 1)
+      return undefined;
+    return m[1];
   }
 
   /** The <<<grid, block, smem, stream>>> arguments' nodes. */
@@ -97,6 +117,18 @@ export function findLaunches(idx: FileIndex): Launch[] {
 }
 
 const COMMENT_START = /\/[/*]/;
+const CALL_START = /^([A-Za-z_]\w*)\s*\(/;
+
+/** The offset of the `)` closing the `(` at `open` in `t` (argText's texts hold no strings), or -1. */
+function closingParen(t: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < t.length; i++) {
+    const c = t[i];
+    if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
 
 /**
  * The call and its kernel_call_syntax whose `<<<` is at `at`, if that is a launch, and whether the syntax
@@ -148,26 +180,25 @@ function plainArgs(
 
 /**
  * The arguments' texts of `<<<…>>>` (`written`, the node `k`), each where it is a plain name or integer
- * (`<<<(n + 255) / 256, 256>>>` gives [undefined, "256"]); undefined where none is, or where the text
- * cannot be split at its commas for sure (a comment, a string, a template's `<…>` or a macro).
+ * (`<<<(n + 255) / 256, 256>>>` gives [undefined, "256"]), and each whole (trimmed); undefined where none
+ * is plain, or where the text cannot be split at its commas for sure (a comment, a string, a template's
+ * `<…>` or a macro).
  */
 function argTexts(
   written: string,
   k: Node,
   clean: boolean,
   reserved: ReadonlySet<string>,
-): (string | undefined)[] | undefined {
+): [(string | undefined)[], string[]] | undefined {
   if (!written.endsWith(">>>")) return undefined;
   const inner = written.slice(3, -3);
   if (/\/\/|\/\*|["'<>#]/.test(inner)) return undefined;
-  const texts = splitArgs(inner).map((a) => {
-    const t = a.trim();
-    return INTEGER.test(t) || (WORD.test(t) && !reserved.has(t)) ? t : undefined;
-  });
+  const raw = splitArgs(inner).map((a) => a.trim());
+  const texts = raw.map((t) => (INTEGER.test(t) || (WORD.test(t) && !reserved.has(t)) ? t : undefined));
   if (texts.every((t) => t === undefined)) return undefined;
   // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
   // A comma split wrongly would give one argument more than the tree has.
-  return k.namedChildCount === texts.length && (clean || !k.hasError) ? texts : undefined;
+  return k.namedChildCount === texts.length && (clean || !k.hasError) ? [texts, raw] : undefined;
 }
 
 /** `inner` split at the commas outside any brackets. */

@@ -105,6 +105,16 @@ describe("launch arguments from the text", () => {
     assert.equal(await texts("<<<cdiv<int, 4>(n), 256>>>"), undefined);
     assert.equal(await texts("<<<n * 2, m + 1>>>"), undefined);
   });
+  it("a call's function name where an argument is one call and nothing else, and not a keyword", async () => {
+    const [l] = findLaunches(
+      await index("void f() { k<<<grid, threads_for(n), sizeof(T), g(a) + h(b), 0>>>(x); }\n"),
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((i) => l!.callee(i)),
+      [undefined, "threads_for", undefined, undefined, undefined],
+    );
+    assert.equal(l!.argText(3), "g(a) + h(b)");
+  });
 });
 
 describe("constant sites", () => {
