@@ -84,6 +84,12 @@ describe("lint-time constants", () => {
       128,
     );
   });
+  it("a definition in a comment binds nothing; one after a block comment's end does", async () => {
+    assert.equal(await valueOf("// kB = 512\nconstexpr int kB = 256; // kB = 128\n", "kB"), 256);
+    assert.equal(await valueOf("/*\n // */ constexpr int kB = 64;\n", "kB"), 64);
+    assert.equal(await valueOf("/* // */ constexpr int kB = 32;\n", "kB"), 32);
+    assert.equal(await valueOf('const char* s = "//"; constexpr int kB = 96;\n', "kB"), 96);
+  });
   it("does not loop on self-reference", async () => {
     assert.equal(await valueOf("#define A (B + 1)\n#define B (A + 1)\n", "A"), undefined);
   });
