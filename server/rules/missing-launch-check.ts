@@ -5,6 +5,7 @@ import type { Rule, TextEdit } from "./rule";
 import { BUILTIN_CHECKS, declEnv } from "./util/declEnv";
 import { FileIndex, kernelLaunches } from "./util/fileIndex";
 import { insertAfter } from "./util/nodes";
+import { isWordCode } from "./util/charCodes";
 
 /** A PyTorch header's include, from its `include` (a regex starting at `#` tries every directive). */
 const TORCH_INCLUDE = /include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/g;
@@ -38,36 +39,73 @@ function afterLine(text: string, stmt: Node, newText: string): TextEdit {
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
 
-/** Where the first check call (a match of `re`) in [from, to) is, if any. */
-function firstCheck(idx: FileIndex, re: RegExp, from: number, to: number): number | undefined {
-  // As idx.scan(re, from, to) would, without a new regex and a generator per launch (`re` is global).
-  const end = Math.min(to, idx.window.end);
-  re.lastIndex = Math.max(from, idx.window.start);
-  for (let m = re.exec(idx.text); m && m.index < end; m = re.exec(idx.text)) {
-    if (m[0].length === 0) re.lastIndex++;
-    const n = idx.nodeAt(m.index, m.index + m[0].length);
-    if (IDENTS.has(n.type) && n.startIndex === m.index && n.endIndex === m.index + m[0].length)
-      return m.index;
+/**
+ * The first check call (a whole word of `names`, all identifiers) after each launch. A regex run on the
+ * whole text goes on past the launch's function to the next check in the file: each search reads a slice
+ * that ends just past its range instead. Whether a match is a call's name is asked of the tree once.
+ */
+class CheckFinder {
+  private readonly re: RegExp;
+  /** How far past a range's end a match starting in it may read (its name and the character after). */
+  private readonly reach: number;
+  private readonly isName = new Map<number, boolean>();
+
+  constructor(
+    private readonly idx: FileIndex,
+    names: readonly string[],
+  ) {
+    this.re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+    this.reach = Math.max(0, ...names.map((n) => n.length)) + 1;
   }
-  return undefined;
+
+  /** Where the first check call in [from, to) (within the window) is, if any. */
+  first(from: number, to: number): number | undefined {
+    const { idx, re } = this;
+    const { text } = idx;
+    const start = Math.max(from, idx.window.start);
+    const end = Math.min(to, idx.window.end);
+    if (start >= end) return undefined;
+    // The slice starts at `start`: a match at its start is a whole word only when the text before it
+    // is not part of a word (the slice cannot tell). Names are words: a match never begins mid-word.
+    const part = text.slice(start, Math.min(text.length, end + this.reach));
+    re.lastIndex = 0;
+    for (let m = re.exec(part); m && m.index < end - start; m = re.exec(part)) {
+      const at = start + m.index;
+      if (m.index === 0 && start > 0 && isWordCode(text.charCodeAt(start - 1))) continue;
+      if (this.names(at, m[0].length)) return at;
+    }
+    return undefined;
+  }
+
+  /** Whether the identifier at [at, at + length) is a name in the tree (not in a comment or string). */
+  private names(at: number, length: number): boolean {
+    let known = this.isName.get(at);
+    if (known === undefined) {
+      const n = this.idx.nodeAt(at, at + length);
+      known = IDENTS.has(n.type) && n.startIndex === at && n.endIndex === at + length;
+      this.isName.set(at, known);
+    }
+    return known;
+  }
 }
 
 /** A check anywhere after the launch in the same function (or, at file scope, the rest of the file). */
-function checkedAfter(idx: FileIndex, call: Node, re: RegExp): boolean {
+function checkedAfter(idx: FileIndex, call: Node, checks: CheckFinder): boolean {
   // The outermost function holding the launch is found top-down, cheaply. Walking up to the innermost
   // one costs more, and is needed only when a `}` stands between the launch and the first check after it.
-  const outer = idx.functionAt(call.startIndex);
+  const callEnd = call.endIndex;
+  const outer = idx.functionSpanAt(call.startIndex);
   let fn: Node | undefined;
   if (outer) {
-    const first = firstCheck(idx, re, call.endIndex, outer.endIndex);
+    const first = checks.first(callEnd, outer.end);
     if (first === undefined) return false;
-    if (!idx.text.slice(call.endIndex, first).includes("}")) return true;
+    if (!idx.text.slice(callEnd, first).includes("}")) return true;
     // Any check in the innermost function comes at or after this first one: no need to look again.
     fn = idx.enclosingFunction(call);
     if (fn) return first < fn.endIndex;
   } else fn = idx.enclosingFunction(call);
   if (!fn) idx.readsWholeFile();
-  return firstCheck(idx, re, call.endIndex, fn?.endIndex ?? idx.text.length) !== undefined;
+  return checks.first(callEnd, fn?.endIndex ?? idx.text.length) !== undefined;
 }
 
 /** A launch check named anywhere, or a program's entry point (no caller elsewhere checks for a program). */
@@ -96,11 +134,11 @@ export const missingLaunchCheck: Rule = {
     // expand to one of them (declEnv.ts).
     const names = [...declEnv(ctx).launchChecks];
     const torch = usesTorch(idx);
-    const re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
+    const checks = new CheckFinder(idx, names);
     // Not in a PyTorch extension, whose rule is a C10_CUDA_KERNEL_LAUNCH_CHECK() after each launch.
     if (!torch && !ctx.build.pytorch && checksElsewhere(idx)) return;
     for (const { call } of launches) {
-      if (checkedAfter(idx, call, re)) continue;
+      if (checkedAfter(idx, call, checks)) continue;
       const fn = call.childForFieldName("function");
       const name = fn ? idx.textOf(fn) : "kernel";
       // The statement matters only for the fix, in a PyTorch extension (Node.parent costs a walk from the root).

@@ -41,14 +41,22 @@ function limitFor(sm: number): number {
 
 const kb = (b: number): string => `${Number.isInteger(b / 1024) ? b / 1024 : (b / 1024).toFixed(1)} KB`;
 
-/** Bytes of a static `__shared__` declaration, when every dimension is known. */
-function staticBytes(idx: FileIndex, decl: Node, consts: Constants): number | undefined {
+/**
+ * Bytes of a static `__shared__` declaration, when every dimension is known. `qual`: its `__shared__`
+ * qualifier when known, which (like the type) need not be asked its kind.
+ */
+function staticBytes(
+  idx: FileIndex,
+  decl: Node,
+  qual: Node | null | undefined,
+  consts: Constants,
+): number | undefined {
   const type = decl.childForFieldName("type");
   const elem = type ? typeSize(idx.textOf(type)) : undefined;
   if (elem === undefined) return undefined;
   let total = 0;
   for (const d of namedChildren(decl)) {
-    if (d.type !== "array_declarator") continue;
+    if (d.id === type!.id || d.id === qual?.id || d.type !== "array_declarator") continue;
     let bytes = elem;
     for (let a: Node | null = d; a?.type === "array_declarator"; a = a.childForFieldName("declarator")) {
       const size = a.childForFieldName("size");
@@ -76,7 +84,7 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
       namedChildren(decl).some((c) => c.type === "storage_class_specifier" && idx.textOf(c) === "extern")
     )
       continue;
-    const bytes = staticBytes(idx, decl, consts);
+    const bytes = staticBytes(idx, decl, qual, consts);
     if (bytes === undefined) continue;
     const scope = idx.enclosingFunction(decl);
     const key = scope?.id ?? -decl.id - 1;
@@ -88,14 +96,18 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
 }
 
 /** Dynamic requests: the third launch argument, and the opt-in attribute's value. */
-function dynamicRequests(idx: FileIndex): { node: () => Node; bytes: number; launch: boolean }[] {
+function dynamicRequests(
+  idx: FileIndex,
+  optsIn: boolean,
+): { node: () => Node; bytes: number; launch: boolean }[] {
   const consts = Constants.of(idx);
   // The node to report on, made only for a finding (a plain launch's arguments are read from the text).
   const requests: { node: () => Node; bytes: number; launch: boolean }[] = [];
   for (const launch of kernelLaunches(idx)) {
-    if (launch.plain) {
-      // Read from the text: the node only for a finding.
-      const smem = launch.plain[2];
+    const texts = launch.plain ?? launch.texts;
+    if (launch.plain || texts?.[2] !== undefined) {
+      // Read from the text where it is a plain name or integer: the node only for a finding.
+      const smem = texts?.[2];
       const bytes = smem === undefined ? undefined : consts.valueOfPlain(smem);
       if (bytes !== undefined) requests.push({ node: () => launch.config[2]!, bytes, launch: true });
       continue;
@@ -104,11 +116,14 @@ function dynamicRequests(idx: FileIndex): { node: () => Node; bytes: number; lau
     const bytes = smem ? consts.value(smem) : undefined;
     if (smem && bytes !== undefined) requests.push({ node: () => smem, bytes, launch: true });
   }
+  // The attribute's value counts only where its argument names the opt-in attribute: a text without that
+  // name (`optsIn`) has no such call, and the scan for the calls is skipped.
+  if (!optsIn) return requests;
   for (const fn of idx.tokens(/\bcudaFuncSetAttribute\b/g, new Set(["identifier"]))) {
     const call = fn.parent;
     if (call?.type !== "call_expression") continue;
     const args = callArguments(call);
-    if (args[1] && idx.textOf(args[1]).endsWith("cudaFuncAttributeMaxDynamicSharedMemorySize") && args[2]) {
+    if (args[1] && idx.textOf(args[1]).endsWith(OPT_IN_ATTRIBUTE) && args[2]) {
       const bytes = consts.value(args[2]);
       if (bytes !== undefined) requests.push({ node: () => args[2]!, bytes, launch: false });
     }
@@ -134,7 +149,7 @@ export const sharedMemoryLimit: Rule = {
     const smallest = Math.min(...ctx.targets.map(limitFor));
     const smallestSm = ctx.targets.find((t) => limitFor(t) === smallest) ?? ctx.targets[0]!;
     const optsIn = optedIn(idx);
-    for (const r of dynamicRequests(idx)) {
+    for (const r of dynamicRequests(idx, optsIn)) {
       if (r.bytes > smallest) {
         ctx.report({
           node: r.node(),

@@ -6,6 +6,7 @@ import type { BuildFacts } from "../rule";
 import { FileIndex } from "./fileIndex";
 import { namedChildren, unparen } from "./nodes";
 import { parseIntLiteral } from "./constEval";
+import { isSpaceCode, isWordCode } from "./charCodes";
 
 type Tri = boolean | undefined;
 /** The macros a condition may name, as the build context knows them. */
@@ -327,10 +328,10 @@ function* ifConstexprs(text: string, from: number, to: number): Generator<[numbe
   re.lastIndex = from;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     let j = m.index;
-    while (j > 0 && /\s/.test(text[j - 1]!)) j--;
+    while (j > 0 && isSpaceCode(text.charCodeAt(j - 1))) j--;
     // The `if` of each later `constexpr` starts after this one: past `to`, none is left.
     if (j - 2 >= to) return;
-    const wordBefore = j >= 3 && /\w/.test(text[j - 3]!);
+    const wordBefore = j >= 3 && isWordCode(text.charCodeAt(j - 3));
     if (j < m.index && j - 2 >= from && text.startsWith("if", j - 2) && !wordBefore) yield [j - 2, m.index];
   }
 }
@@ -375,17 +376,10 @@ export function hasBf16Guard(idx: FileIndex): boolean {
 }
 
 function findBf16Guard(idx: FileIndex): boolean {
-  // <nv/target> and `if constexpr` guards count as well as preprocessor ones.
+  // <nv/target> and `if constexpr` guards count as well as preprocessor ones. The directives first: the
+  // file's lines are listed for other readers anyway, and the common `#if __CUDA_ARCH__ >= 800` ends
+  // the search there, before the scans of the whole text for the others.
   const { text } = idx;
-  // The regexes only where their fixed words occur: this runs on every edit.
-  if (text.includes("NV_PROVIDES_SM_"))
-    for (const m of text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
-      if (Number(m[1]) >= 80) return true;
-  if (text.includes("__CUDA_ARCH__"))
-    for (const [, word] of ifConstexprs(text, 0, text.length)) {
-      CONSTEXPR_BF16.lastIndex = word;
-      if (CONSTEXPR_BF16.test(text)) return true;
-    }
   for (const d of idx.directives()) {
     if (d.word !== "if" && d.word !== "elif") continue;
     // With no macros known only __CUDA_ARCH__ differs between the two passes: skip other conditions
@@ -395,6 +389,15 @@ function findBf16Guard(idx: FileIndex): boolean {
     const guard = guardsBf16(idx, d);
     if (guard) return true;
   }
+  // The regexes only where their fixed words occur: this runs on every edit.
+  if (text.includes("NV_PROVIDES_SM_"))
+    for (const m of text.matchAll(/\bNV_IF_(?:ELSE_)?TARGET\s*\(\s*NV_PROVIDES_SM_(\d+)/g))
+      if (Number(m[1]) >= 80) return true;
+  if (text.includes("__CUDA_ARCH__"))
+    for (const [, word] of ifConstexprs(text, 0, text.length)) {
+      CONSTEXPR_BF16.lastIndex = word;
+      if (CONSTEXPR_BF16.test(text)) return true;
+    }
   return false;
 }
 

@@ -69,6 +69,9 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
       if (dims) out.push(new PlainLaunchSize(launch, dims, consts, texts[0]));
       continue;
     }
+    // A call of a function that is no cast has no value: its nodes need not be made (a common block size).
+    const callee = launch.callee(1);
+    if (callee !== undefined && !Constants.evaluatesCall(callee)) continue;
     const [grid, block] = launch.config;
     if (!block || !grid) continue;
     const dims = consts.dims(block);

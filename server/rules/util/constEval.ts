@@ -368,6 +368,14 @@ export class Constants {
     return v === undefined ? undefined : [v, 1, 1];
   }
 
+  /**
+   * Whether a call of the function `name` may have a value here (a cast or dim3): `value` and `dims` of
+   * any other call are undefined.
+   */
+  static evaluatesCall(name: string): boolean {
+    return CASTS.has(name);
+  }
+
   /** `dims` of a launch argument written as a plain name or integer literal (launches.ts), from its text. */
   dimsOfPlain(text: string): [number, number, number] | undefined {
     let v: number | undefined;

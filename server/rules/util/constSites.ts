@@ -76,6 +76,7 @@ export function sitesOfNames(
 
 /** What the place of `name` at `at` (from sitesIn) binds, read from the tree. */
 export function bindingAt(idx: FileIndex, at: number, name: string): SiteBinding {
+  if (afterLineComment(idx.text, at)) return undefined;
   const found = nameAt(idx, at, name.length);
   if (!found) return undefined;
   const [n, p, pType] = found;
@@ -119,6 +120,19 @@ function hasQualifier(text: string, decl: Node, words: ReadonlySet<string>): boo
     if (c?.type === "type_qualifier" && words.has(text.slice(c.startIndex, c.endIndex))) return true;
   }
   return false;
+}
+
+/**
+ * Whether `at` is surely in a comment, from its line's text alone: after a `//` on a line with no quote
+ * and no block comment mark before `at` (in a block comment from an earlier line, `at` is in it too), and
+ * not continuing the line before. Names in comments bind nothing: the tree need not be asked.
+ */
+function afterLineComment(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+  const line = text.slice(lineStart, at);
+  if (!line.includes("//") || /["'`]|\/\*|\*\//.test(line)) return false;
+  // A backslash ending the line before continues it (a string, a comment or a macro) onto this one.
+  return !/\\\r?$/.test(text.slice(Math.max(0, lineStart - 3), Math.max(0, lineStart - 1)));
 }
 
 /** The identifier at [at, at + length) and its parent (with its type), if a name node starts there. */

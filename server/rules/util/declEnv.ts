@@ -124,17 +124,53 @@ function halfAliases(files: readonly SourceFacts[]): Map<string, HalfAlias> {
 
 /**
  * The lines an edit may change the environment through: macro lines with their continuation lines,
- * include and alias lines (hashed).
+ * include and alias lines (hashed). As one regex, `#[ \t]*(?:define|include)\b…|\b(?:typedef|using)\b…`,
+ * it cannot skip ahead to a fixed string and tries both at every character: envLines finds the same
+ * matches from the `#`s and the alias words instead.
  */
-const ENV_LINES = /#[ \t]*(?:define|include)\b(?:[^\n]*\\\r?\n)*[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
+const MACRO_LINE = /#[ \t]*(?:define|include)\b(?:[^\n]*\\\r?\n)*[^\n]*/y;
+const ALIAS_WORD = /\b(?:typedef|using)\b/g;
+const ALIAS_LINE = /\b(?:typedef|using)\b[^;{}]*;/y;
+
+/**
+ * The matches, in order, of the one regex above scanned over `text`: every place where either part
+ * matches, taken in order while each starts at or after the end of the last one taken (the parts start
+ * with different characters, so never at one place).
+ */
+export function envLines(text: string): string[] {
+  const macros: [number, string][] = [];
+  for (let at = text.indexOf("#"); at >= 0; at = text.indexOf("#", at + 1)) {
+    MACRO_LINE.lastIndex = at;
+    const m = MACRO_LINE.exec(text);
+    if (m) macros.push([at, m[0]]);
+  }
+  const aliases: [number, string][] = [];
+  ALIAS_WORD.lastIndex = 0;
+  for (let w = ALIAS_WORD.exec(text); w; w = ALIAS_WORD.exec(text)) {
+    ALIAS_LINE.lastIndex = w.index;
+    const m = ALIAS_LINE.exec(text);
+    if (m) aliases.push([w.index, m[0]]);
+  }
+  const out: string[] = [];
+  let end = 0;
+  for (let i = 0, j = 0; i < macros.length || j < aliases.length;) {
+    const [at, line] =
+      j >= aliases.length || (i < macros.length && macros[i]![0] < aliases[j]![0])
+        ? macros[i++]!
+        : aliases[j++]!;
+    if (at < end) continue;
+    out.push(line);
+    end = at + line.length;
+  }
+  return out;
+}
 
 /** A short key of the file's own environment lines: equal keys, equal environments (headers aside). */
 export function declEnvKey(idx: FileIndex): string {
   return idx.shared("declEnvKey", () => {
     // FNV-1a over the matched lines: the key joins the context key, whose parts are comma-separated.
     let h = 0x811c9dc5;
-    for (const m of idx.text.matchAll(ENV_LINES)) {
-      const s = m[0];
+    for (const s of envLines(idx.text)) {
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
       h = Math.imul(h ^ 10, 0x01000193);
     }

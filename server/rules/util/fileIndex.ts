@@ -15,12 +15,16 @@ import type { HalfEntry } from "./halfTypes";
 import { findLaunches, type Launch } from "./launches";
 import { isWordCode } from "./charCodes";
 
-export interface FunctionInfo {
+/** A function definition and its [start, end) offsets. */
+export interface FunctionSpan {
   node: Node;
-  body: Node;
-  space: "global" | "device";
   start: number;
   end: number;
+}
+
+export interface FunctionInfo extends FunctionSpan {
+  body: Node;
+  space: "global" | "device";
 }
 
 /** [start, end) offsets of the text a run lints. */
@@ -243,23 +247,29 @@ export class FileIndex {
    * document order, mostly inside one function after another: the last answer is tried first.
    */
   functionAt(offset: number): Node | undefined {
+    return this.functionSpanAt(offset)?.node;
+  }
+
+  /** functionAt's function with its start and end (read once: each read of endIndex crosses into wasm). */
+  functionSpanAt(offset: number): FunctionSpan | undefined {
     const last = this.lastFunction;
-    if (last && offset >= last.start && offset < last.end) return last.node;
+    if (last && offset >= last.start && offset < last.end) return last;
     let node: Node = this.root;
     for (let depth = 0; depth < 12; depth++) {
       const next = this.childAt(node, offset);
       if (!next) return undefined;
-      if (next.type === "function_definition") {
+      const type = next.type;
+      if (type === "function_definition") {
         this.lastFunction = { node: next, start: next.startIndex, end: next.endIndex };
-        return next;
+        return this.lastFunction;
       }
-      if (!CONTAINERS.has(next.type)) return undefined;
+      if (!CONTAINERS.has(type)) return undefined;
       node = next;
     }
     return undefined;
   }
 
-  private lastFunction: { node: Node; start: number; end: number } | undefined;
+  private lastFunction: FunctionSpan | undefined;
 
   /**
    * The named child of `n` containing `offset`. tree-sitter's own search (the first child ending after
@@ -313,14 +323,14 @@ export class FileIndex {
     const end = node.endIndex;
     // A device function already listed holding the node is around it too, found without a search.
     const dev = this.deviceFns && this.deviceFunctionAt(start);
-    const outer = dev && end <= dev.end ? dev.node : this.functionAt(start);
+    const outer = dev && end <= dev.end ? dev : this.functionSpanAt(start);
     // Only inside a function: a node with the function's own range may be around it rather than in it.
-    if (!outer || (start === outer.startIndex && end === outer.endIndex) || end > outer.endIndex) {
+    if (!outer || (start === outer.start && end === outer.end) || end > outer.end) {
       for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
       return undefined;
     }
-    let inner = outer;
-    for (let at: Node | null = outer.childWithDescendant(node); at && at.id !== node.id;) {
+    let inner = outer.node;
+    for (let at: Node | null = inner.childWithDescendant(node); at && at.id !== node.id;) {
       if (at.type === "function_definition") inner = at;
       at = at.childWithDescendant(node);
     }

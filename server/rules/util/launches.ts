@@ -48,9 +48,12 @@ export class Launch {
     /** The `<<<…>>>` text, and the grammar's reserved words, for `texts`. */
     private readonly written: string,
     private readonly reserved: ReadonlySet<string>,
+    /** The syntax is known to hold no error (false: not asked). */
+    private readonly clean: boolean,
   ) {}
 
   private someTexts: readonly (string | undefined)[] | undefined;
+  private rawTexts: readonly string[] | undefined;
   private textsRead = false;
 
   /** Each argument's text where it is a plain identifier or integer literal (see argTexts), on demand. */
@@ -58,9 +61,28 @@ export class Launch {
     if (this.plain) return this.plain;
     if (!this.textsRead) {
       this.textsRead = true;
-      this.someTexts = argTexts(this.written, this.syntax, this.reserved);
+      const found = argTexts(this.written, this.syntax, this.clean, this.reserved);
+      this.someTexts = found?.[0];
+      this.rawTexts = found?.[1];
     }
     return this.someTexts;
+  }
+
+  /** Argument `i`'s whole text (trimmed) where `texts` is known, plain or not, else undefined. */
+  argText(i: number): string | undefined {
+    return this.texts ? (this.plain ?? this.rawTexts)?.[i] : undefined;
+  }
+
+  /**
+   * The function's name where argument `i` is a call and nothing else (`threads_for(n)`: a name, then
+   * one parenthesized group to the end), read from its text (argText), else undefined.
+   */
+  callee(i: number): string | undefined {
+    const t = this.argText(i);
+    const m = t === undefined ? null : CALL_START.exec(t);
+    if (!m || this.reserved.has(m[1]!) || closingParen(t!, m[0].length - 1) !== t!.length - 1)
+      return undefined;
+    return m[1];
   }
 
   /** The <<<grid, block, smem, stream>>> arguments' nodes. */
@@ -84,18 +106,35 @@ export function findLaunches(idx: FileIndex): Launch[] {
   ) {
     const found = callAt(idx, at);
     if (!found) continue;
-    const [call, k] = found;
+    const [call, k, clean] = found;
     const written = text.slice(at, k.endIndex);
-    // Only where the text has a `/` can a comment be among the arguments.
-    const mayHoldComment = written.includes("/");
-    const plain = mayHoldComment ? undefined : plainArgs(written, k, reserved);
-    out.push(new Launch(call, k, mayHoldComment, plain, written, reserved));
+    // Only where the text has a `//` or `/*` can a comment be among the arguments.
+    const mayHoldComment = COMMENT_START.test(written);
+    const plain = mayHoldComment ? undefined : plainArgs(written, k, clean, reserved);
+    out.push(new Launch(call, k, mayHoldComment, plain, written, reserved, clean));
   }
   return out;
 }
 
-/** The call and its kernel_call_syntax whose `<<<` is at `at`, if that is a launch. */
-function callAt(idx: FileIndex, at: number): [Node, Node] | undefined {
+const COMMENT_START = /\/[/*]/;
+const CALL_START = /^([A-Za-z_]\w*)\s*\(/;
+
+/** The offset of the `)` closing the `(` at `open` in `t` (argText's texts hold no strings), or -1. */
+function closingParen(t: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < t.length; i++) {
+    const c = t[i];
+    if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * The call and its kernel_call_syntax whose `<<<` is at `at`, if that is a launch, and whether the syntax
+ * is known to hold no error (false: not asked).
+ */
+function callAt(idx: FileIndex, at: number): [Node, Node, boolean] | undefined {
   // Node.parent searches down from the root: the smallest node around the `<<<` and the character before
   // it is the call, found in one search; its child at `<<<` is the launch syntax.
   const around = at > 0 ? idx.root.namedDescendantForIndex(at - 1, at + 3) : undefined;
@@ -103,9 +142,9 @@ function callAt(idx: FileIndex, at: number): [Node, Node] | undefined {
   if (first && first.startIndex === at && first.type === "kernel_call_syntax") {
     // As the search from the `<<<` would find it: no named node in the syntax holds the `<<<` itself. One
     // without errors holds `<<<`, its arguments and `>>>` as the grammar has them (no node need be made).
-    if (!first.hasError) return [around!, first];
+    if (!first.hasError) return [around!, first, true];
     const inner = first.firstNamedChildForIndex(at);
-    if (!inner || inner.startIndex > at) return [around!, first];
+    if (!inner || inner.startIndex > at) return [around!, first, false];
   }
   let k = idx.ownerOf(at, at + 3, KERNEL_CALL);
   if (!k) {
@@ -116,11 +155,19 @@ function callAt(idx: FileIndex, at: number): [Node, Node] | undefined {
   }
   // Each Node.type and Node.parent crosses into wasm: ask once.
   const call = k.parent;
-  return call?.type === "call_expression" ? [call, k] : undefined;
+  return call?.type === "call_expression" ? [call, k, false] : undefined;
 }
 
-/** The arguments' texts of `<<<…>>>` (`written`, the node `k`) when each is a plain name or integer. */
-function plainArgs(written: string, k: Node, reserved: ReadonlySet<string>): string[] | undefined {
+/**
+ * The arguments' texts of `<<<…>>>` (`written`, the node `k`; `clean`: k is known to hold no error) when
+ * each is a plain name or integer.
+ */
+function plainArgs(
+  written: string,
+  k: Node,
+  clean: boolean,
+  reserved: ReadonlySet<string>,
+): string[] | undefined {
   if (!written.endsWith(">>>")) return undefined;
   const args = written
     .slice(3, -3)
@@ -128,30 +175,30 @@ function plainArgs(written: string, k: Node, reserved: ReadonlySet<string>): str
     .map((a) => a.trim());
   if (!args.every((a) => INTEGER.test(a) || (WORD.test(a) && !reserved.has(a)))) return undefined;
   // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
-  return k.namedChildCount === args.length && !k.hasError ? args : undefined;
+  return k.namedChildCount === args.length && (clean || !k.hasError) ? args : undefined;
 }
 
 /**
  * The arguments' texts of `<<<…>>>` (`written`, the node `k`), each where it is a plain name or integer
- * (`<<<(n + 255) / 256, 256>>>` gives [undefined, "256"]); undefined where none is, or where the text
- * cannot be split at its commas for sure (a comment, a string, a template's `<…>` or a macro).
+ * (`<<<(n + 255) / 256, 256>>>` gives [undefined, "256"]), and each whole (trimmed); undefined where none
+ * is plain, or where the text cannot be split at its commas for sure (a comment, a string, a template's
+ * `<…>` or a macro).
  */
 function argTexts(
   written: string,
   k: Node,
+  clean: boolean,
   reserved: ReadonlySet<string>,
-): (string | undefined)[] | undefined {
+): [(string | undefined)[], string[]] | undefined {
   if (!written.endsWith(">>>")) return undefined;
   const inner = written.slice(3, -3);
   if (/\/\/|\/\*|["'<>#]/.test(inner)) return undefined;
-  const texts = splitArgs(inner).map((a) => {
-    const t = a.trim();
-    return INTEGER.test(t) || (WORD.test(t) && !reserved.has(t)) ? t : undefined;
-  });
+  const raw = splitArgs(inner).map((a) => a.trim());
+  const texts = raw.map((t) => (INTEGER.test(t) || (WORD.test(t) && !reserved.has(t)) ? t : undefined));
   if (texts.every((t) => t === undefined)) return undefined;
   // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
   // A comma split wrongly would give one argument more than the tree has.
-  return k.namedChildCount === texts.length && !k.hasError ? texts : undefined;
+  return k.namedChildCount === texts.length && (clean || !k.hasError) ? [texts, raw] : undefined;
 }
 
 /** `inner` split at the commas outside any brackets. */

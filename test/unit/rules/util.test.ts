@@ -9,6 +9,7 @@ import { FileIndex } from "../../../server/rules/util/fileIndex";
 import { parseDeclarators } from "../../../server/rules/util/halfTypes";
 import { sitesIn, sitesOfNames } from "../../../server/rules/util/constSites";
 import { findLaunches } from "../../../server/rules/util/launches";
+import { envLines } from "../../../server/rules/util/declEnv";
 
 async function index(text: string): Promise<FileIndex> {
   return FileIndex.of({ tree: await parseSource(text), text });
@@ -83,6 +84,12 @@ describe("lint-time constants", () => {
       128,
     );
   });
+  it("a definition in a comment binds nothing; one after a block comment's end does", async () => {
+    assert.equal(await valueOf("// kB = 512\nconstexpr int kB = 256; // kB = 128\n", "kB"), 256);
+    assert.equal(await valueOf("/*\n // */ constexpr int kB = 64;\n", "kB"), 64);
+    assert.equal(await valueOf("/* // */ constexpr int kB = 32;\n", "kB"), 32);
+    assert.equal(await valueOf('const char* s = "//"; constexpr int kB = 96;\n', "kB"), 96);
+  });
   it("does not loop on self-reference", async () => {
     assert.equal(await valueOf("#define A (B + 1)\n#define B (A + 1)\n", "A"), undefined);
   });
@@ -104,6 +111,16 @@ describe("launch arguments from the text", () => {
     assert.equal(await texts("<<<cdiv<int, 4>(n), 256>>>"), undefined);
     assert.equal(await texts("<<<n * 2, m + 1>>>"), undefined);
   });
+  it("a call's function name where an argument is one call and nothing else, and not a keyword", async () => {
+    const [l] = findLaunches(
+      await index("void f() { k<<<grid, threads_for(n), sizeof(T), g(a) + h(b), 0>>>(x); }\n"),
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((i) => l!.callee(i)),
+      [undefined, "threads_for", undefined, undefined, undefined],
+    );
+    assert.equal(l!.argText(3), "g(a) + h(b)");
+  });
 });
 
 describe("constant sites", () => {
@@ -113,6 +130,23 @@ describe("constant sites", () => {
     const all = sitesOfNames(text, names);
     for (const n of names) assert.deepEqual(all.get(n), sitesIn(text, n), n);
     assert.deepEqual(all.get("block"), [text.indexOf("block ="), text.indexOf("block +=")]);
+  });
+});
+
+describe("environment lines", () => {
+  it("are the matches of the one regex over macro, include and alias lines, overlaps included", () => {
+    const one = /#[ \t]*(?:define|include)\b(?:[^\n]*\\\r?\n)*[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
+    for (const text of [
+      "#include <a.h>\n# define X(a) \\\r\n  a + typedef\ntypedef int T; using U = T;\n",
+      // an alias spanning a macro line, a macro line holding an alias, an alias cut short by `{`
+      "typedef int\n#define X 1\nfoo;\n#define Y typedef int z;\nusing V { typedef W w; x#include q",
+      "xtypedef a; typedef_ b; using; #defines #define",
+    ])
+      assert.deepEqual(
+        envLines(text),
+        [...text.matchAll(one)].map((m) => m[0]),
+        text,
+      );
   });
 });
 
