@@ -7,10 +7,9 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { isSpace as spaceAt, isWord as wordAt, matchesIn } from "./util/halfText";
+import { eachWholeWord, isSpace as spaceAt, isWord as wordAt } from "./util/halfText";
 import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
-import { globalRegex } from "./util/sharedRegex";
 
 const OPERATOR_NODES: ReadonlySet<string> = new Set([
   "binary_expression",
@@ -219,17 +218,16 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
   for (const { start, end, scope } of scopes) {
     const names = scope.halfWords();
     if (names.length === 0) continue;
-    const re = globalRegex(`\\b(${names.join("|")})\\b`);
     const from = Math.max(start, idx.window.start);
     const to = Math.min(end, idx.window.end);
-    const longest = Math.max(...names.map((n) => n.length));
-    for (const { index, match } of matchesIn(idx.text, re, from, to, longest + 1)) {
+    if (from >= to) continue;
+    eachWholeWord(idx.text, names, from, to, (index, match) => {
       // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
       const t = scope.lookup(match);
       const after = index + match.length;
-      if (t && t.indirection > 0 && !subscripted(idx.text, after) && !dereferenced(idx.text, index)) continue;
+      if (t && t.indirection > 0 && !subscripted(idx.text, after) && !dereferenced(idx.text, index)) return;
       at(index, match.length);
-    }
+    });
   }
   for (const m of idx.scan(HALF_RETURNING)) at(m.index, m[0].length);
   return [...candidates.values()].sort((a, b) => a.startIndex - b.startIndex);

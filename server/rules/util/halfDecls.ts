@@ -6,10 +6,9 @@ import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
+import { eachWholeWord, halfName, readHalfTypes, type HalfToken } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
-import { globalRegex } from "./sharedRegex";
-import { isWordCode } from "./charCodes";
+import { isSpaceCode, isWordCode } from "./charCodes";
 
 export interface FunctionHalfScope {
   /** The function definition, or a struct's member list. */
@@ -104,14 +103,28 @@ function declaredOtherwise(idx: FileIndex, names: readonly string[], from: numbe
   const out = new Set<string>();
   const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
   if (words.length === 0) return out;
-  const re = globalRegex(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`);
-  const tail = Math.max(...words.map((w) => w.length)) + 9;
-  // What the search reads: from the character before the function to `tail` after it.
-  const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + tail));
-  const [lo, hi] = [from - base, to - base];
-  for (const { index, match } of matchesIn(code, re, lo, hi, tail))
-    if (!out.has(match) && otherTypeBefore(code, Math.max(lo, index - 48), index)) out.add(match);
+  let longest = 0;
+  for (const w of words) longest = Math.max(longest, w.length);
+  // What the search reads: from the character before the function to the longest name and 8 more after it.
+  const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + longest + 9));
+  const lo = from - base;
+  eachWholeWord(code, words, lo, to - base, (index, word) => {
+    if (
+      !out.has(word) &&
+      declaratorEnd(code, index + word.length) &&
+      otherTypeBefore(code, Math.max(lo, index - 48), index)
+    )
+      out.add(word);
+  });
   return out;
+}
+
+/** `(?=\s{0,7}[=;,[)])` at `end`: a declarator's name ends there. */
+function declaratorEnd(code: string, end: number): boolean {
+  let i = end;
+  while (i < end + 7 && isSpaceCode(code.charCodeAt(i))) i++;
+  const c = code.charCodeAt(i);
+  return c === 61 || c === 59 || c === 44 || c === 91 || c === 41;
 }
 
 /**
