@@ -183,11 +183,14 @@ function readDeclaration(
   return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
 }
 
-/** The half type names and `aliases` of them, as one global regex; undefined when there are no aliases. */
-function aliasedTypeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp | undefined {
+/** The half type names and `aliases` of them, as one global regex. */
+function typeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp {
   const names = [...(aliases?.keys() ?? [])].filter((n) => /^[A-Za-z_]\w*$/.test(n));
-  return names.length === 0 ? undefined : new RegExp(`\\b(${names.join("|")})\\b|${HALF_TYPE.source}`, "g");
+  return names.length === 0
+    ? new RegExp(HALF_TYPE.source, "g")
+    : new RegExp(`\\b(${names.join("|")})\\b|${HALF_TYPE.source}`, "g");
 }
+
 /** `A::floatX`, `x.floatX`, `floatX::y`: a member's name, not the alias. */
 function qualifiedName(text: string, start: number, end: number): boolean {
   return (
@@ -218,112 +221,36 @@ export function readHalfTypes(
   aliases?: ReadonlyMap<string, HalfKind>,
 ): HalfToken[] {
   const tokens: HalfToken[] = [];
-  const re = aliasedTypeNames(aliases);
-  if (!re) {
-    eachHalfTypeName(text, from, to, (at, end, kind) => readToken(text, tokens, at, end, kind));
-    return tokens;
-  }
+  const re = typeNames(aliases);
   re.lastIndex = from;
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
     const end = m.index + m[0].length;
-    const kind = halfKindOfType(m[0]);
-    if (!kind && qualifiedName(text, m.index, end)) continue;
-    readToken(text, tokens, m.index, end, kind ?? aliases?.get(m[0]));
+    if (!halfKindOfType(m[0]) && qualifiedName(text, m.index, end)) continue;
+    const token: HalfToken = { at: m.index, reach: end + 40 };
+    tokens.push(token);
+    // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
+    if (!startsDeclarator(text, end)) continue;
+    const kind = halfKindOfType(m[0]) ?? aliases?.get(m[0]);
+    if (!kind) continue;
+    const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);
+    token.reach = Math.max(token.reach, reach);
+    if (decl) {
+      token.declEnd = declEnd;
+      token.read = { at: m.index, kind, ...decl };
+      continue;
+    }
+    // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
+    // The regex is tried at every offset of the slice: first, is `auto` there at all?
+    const back = text.slice(Math.max(0, m.index - HALF_LOOK_BACK), m.index);
+    const autoDecl = back.includes("auto") ? AUTO_CAST_DECL.exec(back) : null;
+    const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(text.slice(end, end + 40)) : null;
+    if (autoDecl && stars) {
+      const indirection = (stars[1]!.match(/\*/g) ?? []).length;
+      const entry = { name: autoDecl[1]!, type: { kind, indirection, shared: false, array: false } };
+      token.read = { at: m.index, kind, entries: [entry], inits: [] };
+    }
   }
   return tokens;
-}
-
-/** The token of the type name at [at, end) (of `kind`, when a half type's), with what it declares. */
-function readToken(
-  text: string,
-  tokens: HalfToken[],
-  at: number,
-  end: number,
-  kind: HalfKind | undefined,
-): void {
-  const token: HalfToken = { at, reach: end + 40 };
-  tokens.push(token);
-  // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
-  if (!kind || !startsDeclarator(text, end)) return;
-  const { decl, reach, declEnd } = readDeclaration(text, kind, at, end);
-  token.reach = Math.max(token.reach, reach);
-  if (decl) {
-    token.declEnd = declEnd;
-    token.read = { at, kind, ...decl };
-    return;
-  }
-  // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
-  // The regex is tried at every offset of the slice: first, is `auto` there at all?
-  const back = text.slice(Math.max(0, at - HALF_LOOK_BACK), at);
-  const autoDecl = back.includes("auto") ? AUTO_CAST_DECL.exec(back) : null;
-  const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(text.slice(end, end + 40)) : null;
-  if (autoDecl && stars) {
-    const indirection = (stars[1]!.match(/\*/g) ?? []).length;
-    const entry = { name: autoDecl[1]!, type: { kind, indirection, shared: false, array: false } };
-    token.read = { at, kind, entries: [entry], inits: [] };
-  }
-}
-
-/**
- * Each half type name (`__half`, `half2`, `nv_bfloat16`...) as a whole word starting in [from, to) of
- * `text`, in document order, with its kind: the words HALF_TYPE finds, from indexOf for `half` and
- * `nv_bfloat16` (the regex's alternatives are tried at every offset). Searched in a slice ending a
- * name's length after `to`: a search of the whole text would run on to the end of the file.
- */
-function eachHalfTypeName(
-  text: string,
-  from: number,
-  to: number,
-  visit: (at: number, end: number, kind: HalfKind) => void,
-): void {
-  const part = text.slice(from, Math.min(text.length, to + 2 + BF16.length));
-  // Where each word may lie: its `__` prefix, if any, before `from` puts its start out of range.
-  const stop = to + 2 - from;
-  let h = nextTypeName(text, part, from, HALF, 0, stop);
-  let b = nextTypeName(text, part, from, BF16, 0, stop);
-  while (h >= 0 || b >= 0) {
-    const isHalf = b < 0 || (h >= 0 && h < b);
-    const hit = from + (isHalf ? h : b);
-    const name = isHalf ? HALF : BF16;
-    const at =
-      hit >= 2 && text.charCodeAt(hit - 1) === UNDERSCORE && text.charCodeAt(hit - 2) === UNDERSCORE
-        ? hit - 2
-        : hit;
-    let end = hit + name.length;
-    const pair = text.charCodeAt(end) === TWO;
-    if (pair) end++;
-    if (at >= from && at < to) visit(at, end, isHalf ? (pair ? "half2" : "half") : pair ? "bf162" : "bf16");
-    if (isHalf) h = nextTypeName(text, part, from, HALF, h + HALF.length, stop);
-    else b = nextTypeName(text, part, from, BF16, b + BF16.length, stop);
-  }
-}
-
-const HALF = "half";
-const BF16 = "nv_bfloat16";
-const [UNDERSCORE, TWO] = [95, 50];
-
-/**
- * Where `name` next occurs in `part` (`text` from `base`), at or after `pos` and before `stop`, as a half
- * type name: after nothing or `__` at a word's start, and followed by nothing or `2` at its end. -1 if nowhere.
- */
-function nextTypeName(
-  text: string,
-  part: string,
-  base: number,
-  name: string,
-  pos: number,
-  stop: number,
-): number {
-  for (let at = part.indexOf(name, pos); at >= 0 && at < stop; at = part.indexOf(name, at + 1)) {
-    let start = base + at;
-    if (start >= 2 && text.charCodeAt(start - 1) === UNDERSCORE && text.charCodeAt(start - 2) === UNDERSCORE)
-      start -= 2;
-    let end = base + at + name.length;
-    if (text.charCodeAt(end) === TWO) end++;
-    if ((start === 0 || !isWordCode(text.charCodeAt(start - 1))) && !isWordCode(text.charCodeAt(end)))
-      return at;
-  }
-  return -1;
 }
 
 /**
