@@ -307,12 +307,7 @@ function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): v
     const lineStart = idx.text.lastIndexOf("\n", index) + 1;
     const at = decls.scopeAt(index);
     let base = plainLvalueBase(idx.text, lineStart, index);
-    if (base === null) {
-      const prefix = idx.text.slice(lineStart, index);
-      // A name it declares (as a substring) or none: lookup of the base is then undefined anyway.
-      if (!at.mayMention(prefix)) continue;
-      base = LVALUE_BASE.exec(prefix)?.[1];
-    }
+    if (base === null) base = LVALUE_BASE.exec(idx.text.slice(lineStart, index))?.[1];
     if (!base || !at.lookup(base) || !mayBeArithmetic(idx, index)) continue;
     // The `=` token's parent in one call, the smallest named node around it (Node.parent searches from
     // the root); a comment holding the `=` is such a node of its own, its parent the one around it.
