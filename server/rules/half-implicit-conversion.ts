@@ -159,6 +159,29 @@ function* arithDecls(text: string, from: number, to: number): Generator<ArithDec
 /** The base name of an lvalue just before `=`: `y[i]`, `out[row * n + c]`, `pair.x`. */
 const LVALUE_BASE = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\]|\.\s*\w+|->\s*\w+)*\s*$/;
 
+/**
+ * LVALUE_BASE's name on text[lineStart, eq), read backwards where that is plain: a last word with no `.`
+ * or `>` before it is the name (from its first letter or `_`), a last character that is neither a word's
+ * nor `]` ends no lvalue. Null where the regex must tell (`y[i]`, `p.x`, `q->y`): tried at every offset
+ * of the line, with a `$` at its end, it costs more than the rest of the test.
+ */
+function plainLvalueBase(text: string, lineStart: number, eq: number): string | undefined | null {
+  let j = eq;
+  while (j > lineStart && spaceAt(text, j - 1)) j--;
+  if (j === lineStart) return undefined;
+  if (!wordAt(text, j - 1)) return text.charCodeAt(j - 1) === 93 ? null : undefined;
+  const k = Math.max(lineStart, wordStart(text, j));
+  let b = k;
+  while (b > lineStart && spaceAt(text, b - 1)) b--;
+  const before = b > lineStart ? text.charCodeAt(b - 1) : 0;
+  if (before === 46 || before === 62) return null;
+  let s = k;
+  while (s < j && isDigit(text.charCodeAt(s))) s++;
+  return s < j ? text.slice(s, j) : undefined;
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
 type Report = (target: Node, kind: HalfKind, toFloat: boolean) => void;
 
 /** The rule's report: one finding per converted expression, with the explicit conversion as its fix. */
@@ -282,10 +305,9 @@ function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): v
   for (const index of assignments(idx, decls)) {
     // Text first: the assigned expression must be a half name, maybe subscripted or a field.
     const lineStart = idx.text.lastIndexOf("\n", index) + 1;
-    const prefix = idx.text.slice(lineStart, index);
     const at = decls.scopeAt(index);
-    if (!at.mayMention(prefix)) continue;
-    const base = LVALUE_BASE.exec(prefix)?.[1];
+    let base = plainLvalueBase(idx.text, lineStart, index);
+    if (base === null) base = LVALUE_BASE.exec(idx.text.slice(lineStart, index))?.[1];
     if (!base || !at.lookup(base) || !mayBeArithmetic(idx, index)) continue;
     // The `=` token's parent in one call, the smallest named node around it (Node.parent searches from
     // the root); a comment holding the `=` is such a node of its own, its parent the one around it.

@@ -7,10 +7,9 @@ import { declEnv } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { isSpace as spaceAt, isWord as wordAt, matchesIn } from "./util/halfText";
-import { isPairKind, type HalfKind, type HalfScope } from "./util/halfTypes";
+import { eachWholeWord, isSpace as spaceAt, isWord as wordAt } from "./util/halfText";
+import { isPairKind, type HalfKind, type HalfScope, type HalfType } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
-import { globalRegex } from "./util/sharedRegex";
 
 const OPERATOR_NODES: ReadonlySet<string> = new Set([
   "binary_expression",
@@ -215,20 +214,29 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
     const id = idx.nodeAt(index, index + length);
     if (id.type === "identifier" && id.startIndex === index) climb(id, candidates);
   };
-  const scopes = [{ start: 0, end: idx.text.length, scope: decls.file }, ...decls.functions];
-  for (const { start, end, scope } of scopes) {
+  const scopes = [{ start: 0, end: idx.text.length, scope: decls.file, uses: undefined }, ...decls.functions];
+  for (const { start, end, scope, uses } of scopes) {
     const names = scope.halfWords();
     if (names.length === 0) continue;
-    const re = globalRegex(`\\b(${names.join("|")})\\b`);
     const from = Math.max(start, idx.window.start);
     const to = Math.min(end, idx.window.end);
-    const longest = Math.max(...names.map((n) => n.length));
-    for (const { index, match } of matchesIn(idx.text, re, from, to, longest + 1)) {
+    if (from >= to) continue;
+    const use = (index: number, match: string, t: HalfType | undefined): void => {
       // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
-      const t = scope.lookup(match);
       const after = index + match.length;
-      if (t && t.indirection > 0 && !subscripted(idx.text, after) && !dereferenced(idx.text, index)) continue;
+      if (t && t.indirection > 0 && !subscripted(idx.text, after) && !dereferenced(idx.text, index)) return;
       at(index, match.length);
+    };
+    if (!uses) {
+      eachWholeWord(idx.text, names, from, to, (index, match) => use(index, match, scope.lookup(match)));
+      continue;
+    }
+    // The function's declared names as halfDecls found them in its code: its half words are those of
+    // them with a half type here (a name in a comment or literal is no identifier's).
+    for (let i = 0; i < uses.at.length; i++) {
+      const index = uses.at[i]!;
+      const t = index >= from && index < to ? scope.lookup(uses.words[i]!) : undefined;
+      if (t) use(index, uses.words[i]!, t);
     }
   }
   for (const m of idx.scan(HALF_RETURNING)) at(m.index, m[0].length);

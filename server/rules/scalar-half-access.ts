@@ -6,6 +6,7 @@ import { codeSlice } from "./util/codeText";
 import { declEnv, type HalfAlias } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { globalRegex } from "./util/sharedRegex";
+import { isWordCode } from "./util/charCodes";
 
 const SCALAR_TYPES = ["__half", "half", "__nv_bfloat16", "nv_bfloat16"];
 
@@ -46,22 +47,48 @@ function* pointerMatches(src: string, re: RegExp): Generator<RegExpExecArray> {
 }
 
 /**
+ * The names to look for in place of `names`: a name holding another (`__half` holds `half`) is found
+ * through that one.
+ */
+function shortestNames(names: readonly string[]): NameFinder[] {
+  return names.filter((n) => !names.some((o) => o !== n && n.includes(o))).map(nameFinder);
+}
+
+/** `indexOf(name, from)` for one name, through a probe of at most 6 of its characters. */
+type NameFinder = (text: string, from: number) => number;
+
+/**
+ * V8 searches a pattern of 7 characters or more with Boyer-Moore-Horspool, building its tables again at
+ * each call, and a shorter one by its first character: the probe is 6 characters of the name from its
+ * first that is not `_` or `n` (common in code, rare in the names: `nv_bfloat16` is looked for as `v_bflo`),
+ * each hit checked for the whole name.
+ */
+function nameFinder(name: string): NameFinder {
+  if (name.length <= 6) return (text, from) => text.indexOf(name, from);
+  const off = Math.max(0, Math.min(name.length - 6, name.search(/[^_n]/)));
+  const probe = name.slice(off, off + 6);
+  return (text, from) => {
+    for (let at = text.indexOf(probe, from + off); at >= 0; at = text.indexOf(probe, at + 1))
+      if (text.startsWith(name, at - off)) return at - off;
+    return -1;
+  };
+}
+
+/**
  * A test for each function in turn, in document order: does one of `names` start in [start, end)? A
  * function with none in its range has none in its code either. Each name's next occurrence is kept, so
- * the file is searched once per name, not once per function. A name holding another (`__half` holds
- * `half`) is found through that one.
+ * the file is searched once per name, not once per function.
  */
-function namesIn(text: string, names: readonly string[]): (start: number, end: number) => boolean {
-  const words = names.filter((n) => !names.some((o) => o !== n && n.includes(o)));
-  const next = words.map(() => -1);
+function namesIn(text: string, names: readonly NameFinder[]): (start: number, end: number) => boolean {
+  const next = names.map(() => -1);
   let last = 0;
   return (start, end) => {
     let found = false;
-    for (let k = 0; k < words.length; k++) {
+    for (let k = 0; k < names.length; k++) {
       // Found before this function, or for a later one (a function nested in one already asked about);
       // Infinity: none after it.
       if (next[k]! < start || start < last) {
-        const at = text.indexOf(words[k]!, start);
+        const at = names[k]!(text, start);
         next[k] = at < 0 ? Infinity : at;
       }
       if (next[k]! < end) found = true;
@@ -86,9 +113,28 @@ function subscriptOf(idx: FileIndex, start: number, name: string, bracket: numbe
     : undefined;
 }
 
-/** Vector types and 128-bit helpers (llm.c's x128/Packed128, load128/store128): the function vectorizes. */
+/** Vector types: the function vectorizes. */
 const VECTOR_TYPES =
-  /\b(__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2|[A-Za-z_]\w*128)\b/;
+  /\b(?:__half2|half2|__nv_bfloat162|nv_bfloat162|float2|float4|int2|int4|uint2|uint4|ulonglong2|longlong2)\b/;
+
+/**
+ * Does `src` name a vector type, or a 128-bit helper (llm.c's x128/Packed128, load128/store128: a word
+ * ending in `128` that starts with a letter or `_`)? The helpers are found from indexOf("128"): as a regex
+ * alternative, `[A-Za-z_]\w*128` is tried at every word.
+ */
+function vectorizes(src: string): boolean {
+  if (VECTOR_TYPES.test(src)) return true;
+  for (let at = src.indexOf("128"); at >= 0; at = src.indexOf("128", at + 1)) {
+    if (isWordCode(src.charCodeAt(at + 3))) continue;
+    let start = at;
+    while (start > 0 && isWordCode(src.charCodeAt(start - 1))) start--;
+    // The regex starts at a word's start (`\b`), with a letter or `_`.
+    if (start < at && !isDigitCode(src.charCodeAt(start))) return true;
+  }
+  return false;
+}
+
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
 
 export const scalarHalfAccess: Rule = {
   id: "scalar-half-access",
@@ -100,18 +146,18 @@ export const scalarHalfAccess: Rule = {
     const fns = idx.deviceFunctions();
     if (fns.length === 0) return;
     const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
-    const typeNames = [...kind.keys()];
+    const typeNames = shortestNames([...kind.keys()]);
     const named = namesIn(idx.text, typeNames);
     for (const f of fns) {
       if (!named(f.start, f.end)) continue;
       // Code only: a type named in a comment declares nothing.
       const src = codeSlice(idx, f.start, f.end);
       // The regex is tried at every offset: first, is any of its type names there at all?
-      if (!typeNames.some((n) => src.includes(n))) continue;
+      if (!typeNames.some((find) => find(src, 0) >= 0)) continue;
       const pointers = new Map<string, "half" | "bf16">();
       for (const m of pointerMatches(src, re)) pointers.set(m[2]!, kind.get(m[1]!)!);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
-      if (pointers.size === 0 || VECTOR_TYPES.test(src)) continue;
+      if (pointers.size === 0 || vectorizes(src)) continue;
       // The first access of each loop, in document order.
       const hits: { sub: Node; name: string; kind: "half" | "bf16" }[] = [];
       const names = globalRegex(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`);
@@ -121,11 +167,17 @@ export const scalarHalfAccess: Rule = {
       }
       hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
       const reportedLoops = new Set<number>();
-      const loops = hits.length ? idx.loops(f.body.startIndex, f.body.endIndex) : [];
+      // Each loop's range read once (endIndex crosses into wasm), not once per access.
+      const loops = (hits.length ? idx.loops(f.body.startIndex, f.body.endIndex) : []).map((l) => ({
+        node: l,
+        start: l.startIndex,
+        end: l.endIndex,
+      }));
       for (const { sub, name, kind } of hits) {
         // innermost loop holding the access: the last-starting loop whose range contains it
+        const [start, end] = [sub.startIndex, sub.endIndex];
         let loop: Node | undefined;
-        for (const l of loops) if (l.startIndex <= sub.startIndex && sub.endIndex <= l.endIndex) loop = l;
+        for (const l of loops) if (l.start <= start && end <= l.end) loop = l.node;
         if (!loop || reportedLoops.has(loop.id)) continue;
         reportedLoops.add(loop.id);
         const pair = kind === "half" ? "__half2" : "__nv_bfloat162";

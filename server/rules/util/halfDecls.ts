@@ -6,10 +6,9 @@ import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { halfName, matchesIn, readHalfTypes, type HalfToken } from "./halfText";
+import { eachWholeWord, halfName, readHalfTypes, type HalfToken } from "./halfText";
 import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
-import { globalRegex } from "./sharedRegex";
-import { isWordCode } from "./charCodes";
+import { isSpaceCode, isWordCode } from "./charCodes";
 
 export interface FunctionHalfScope {
   /** The function definition, or a struct's member list. */
@@ -17,6 +16,17 @@ export interface FunctionHalfScope {
   start: number;
   end: number;
   scope: HalfScope;
+  /**
+   * Where the names a function declares occur in its code (comments and literals left out), in document
+   * order: read once here, for the rules that look at the names' uses. Undefined for a struct.
+   */
+  uses?: NameUses;
+}
+
+/** Occurrences of names as whole words: `words[i]` at offset `at[i]` of the file. */
+export interface NameUses {
+  at: number[];
+  words: string[];
 }
 
 export interface HalfDecls {
@@ -97,21 +107,43 @@ function otherTypeBefore(code: string, lo: number, at: number): boolean {
 
 /**
  * The names of `names` also declared with a non-half type in [from, to) of the code (`float d =`,
- * `float2 q[`). Looks only at the names' occurrences (as whole words followed by `=`, `;`, `,`, `[` or `)`
- * within 8 characters): cheaper than reading every declaration.
+ * `float2 q[`), and where the names occur there. Looks only at the names' occurrences (as whole words
+ * followed by `=`, `;`, `,`, `[` or `)` within 8 characters): cheaper than reading every declaration.
  */
-function declaredOtherwise(idx: FileIndex, names: readonly string[], from: number, to: number): Set<string> {
-  const out = new Set<string>();
+function declaredOtherwise(
+  idx: FileIndex,
+  names: readonly string[],
+  from: number,
+  to: number,
+): { shadowed: Set<string>; uses: NameUses } {
+  const shadowed = new Set<string>();
+  const uses: NameUses = { at: [], words: [] };
   const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
-  if (words.length === 0) return out;
-  const re = globalRegex(`\\b(?:${words.join("|")})\\b(?=\\s{0,7}[=;,[)])`);
-  const tail = Math.max(...words.map((w) => w.length)) + 9;
-  // What the search reads: from the character before the function to `tail` after it.
-  const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + tail));
-  const [lo, hi] = [from - base, to - base];
-  for (const { index, match } of matchesIn(code, re, lo, hi, tail))
-    if (!out.has(match) && otherTypeBefore(code, Math.max(lo, index - 48), index)) out.add(match);
-  return out;
+  if (words.length === 0) return { shadowed, uses };
+  let longest = 0;
+  for (const w of words) longest = Math.max(longest, w.length);
+  // What the search reads: from the character before the function to the longest name and 8 more after it.
+  const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + longest + 9));
+  const lo = from - base;
+  eachWholeWord(code, words, lo, to - base, (index, word) => {
+    uses.at.push(base + index);
+    uses.words.push(word);
+    if (
+      !shadowed.has(word) &&
+      declaratorEnd(code, index + word.length) &&
+      otherTypeBefore(code, Math.max(lo, index - 48), index)
+    )
+      shadowed.add(word);
+  });
+  return { shadowed, uses };
+}
+
+/** `(?=\s{0,7}[=;,[)])` at `end`: a declarator's name ends there. */
+function declaratorEnd(code: string, end: number): boolean {
+  let i = end;
+  while (i < end + 7 && isSpaceCode(code.charCodeAt(i))) i++;
+  const c = code.charCodeAt(i);
+  return c === 61 || c === 59 || c === 44 || c === 91 || c === 41;
 }
 
 /**
@@ -210,11 +242,13 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
     structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
   const functions = [...perFn.values()]
     .map(({ node, decls }) => {
-      const scope = new HalfScope(decls, structAt(node.startIndex)?.scope ?? file);
+      const [start, end] = [node.startIndex, node.endIndex];
+      const scope = new HalfScope(decls, structAt(start)?.scope ?? file);
       // The same name also declared with a non-half type in the function: its type depends on the branch.
       const names = [...new Set(decls.map((d) => d.name))];
-      for (const name of declaredOtherwise(idx, names, node.startIndex, node.endIndex)) scope.shadow(name);
-      return { node, start: node.startIndex, end: node.endIndex, scope };
+      const { shadowed, uses } = declaredOtherwise(idx, names, start, end);
+      for (const name of shadowed) scope.shadow(name);
+      return { node, start, end, scope, uses };
     })
     .sort((a, b) => a.start - b.start);
   return {

@@ -254,23 +254,48 @@ export function readHalfTypes(
 }
 
 /**
- * The matches of the global regex `re` that start in [from, to) of `text` (index: in `text`). Searched in
- * a slice from one character before `from` (a `\b` there reads it) to `tail` characters after `to`
- * (at least the longest match and what the regex reads after it): a search on the whole text would run
- * on through the rest of the file for its last, failing, match.
+ * Each whole-word occurrence of `words` (identifiers, none twice) that starts in [from, to) of `text`, in
+ * document order: what a global `\b(?:w1|w2|…)\b` regex finds there. Searched with indexOf per word (it
+ * skips ahead, where the regex tries every offset, and makes no match arrays) in a slice ending with the
+ * longest word after `to`: a search of the whole text would run on through the rest of the file.
  */
-export function* matchesIn(
+export function eachWholeWord(
   text: string,
-  re: RegExp,
+  words: readonly string[],
   from: number,
   to: number,
-  tail: number,
-): Generator<{ index: number; match: string }> {
-  const lo = Math.max(0, from - 1);
-  const part = text.slice(lo, Math.min(text.length, to + tail));
-  re.lastIndex = from - lo;
-  for (let m = re.exec(part); m && m.index + lo < to; m = re.exec(part)) {
-    if (m[0].length === 0) re.lastIndex++;
-    yield { index: m.index + lo, match: m[0] };
+  visit: (index: number, word: string) => void,
+): void {
+  let longest = 0;
+  for (const w of words) longest = Math.max(longest, w.length);
+  const part = text.slice(from, Math.min(text.length, to + longest));
+  const stop = to - from;
+  const next = words.map((w) => nextWholeWord(text, part, from, w, 0, stop));
+  for (;;) {
+    let k = -1;
+    for (let i = 0; i < next.length; i++) if (next[i]! >= 0 && (k < 0 || next[i]! < next[k]!)) k = i;
+    if (k < 0) return;
+    const at = next[k]!;
+    const word = words[k]!;
+    visit(from + at, word);
+    next[k] = nextWholeWord(text, part, from, word, at + word.length, stop);
   }
+}
+
+/** Where `word` next occurs as a whole word of `text` in `part` (`text` from `base`), at or after `pos` and before `stop`; -1 if nowhere. */
+function nextWholeWord(
+  text: string,
+  part: string,
+  base: number,
+  word: string,
+  pos: number,
+  stop: number,
+): number {
+  for (let at = part.indexOf(word, pos); at >= 0 && at < stop; at = part.indexOf(word, at + 1)) {
+    const start = base + at;
+    const end = start + word.length;
+    if ((start === 0 || !isWordCode(text.charCodeAt(start - 1))) && !isWordCode(text.charCodeAt(end)))
+      return at;
+  }
+  return -1;
 }

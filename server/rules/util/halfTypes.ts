@@ -1,7 +1,6 @@
 // Which expressions hold FP16/BF16 values: a per-function symbol table plus the return types of the
 // conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
 import type { Node } from "web-tree-sitter";
-import { globalRegex } from "./sharedRegex";
 import { declaredName, namedChildren, unparen } from "./nodes";
 import { isWordCode } from "./charCodes";
 
@@ -221,35 +220,12 @@ export class HalfScope {
   /** `name` is also declared here with another type (a block or `#if` branch): its type is unknown. */
   shadow(name: string): void {
     this.names.set(name, null);
-    this.anyName = undefined;
     this.words = undefined;
   }
 
   lookup(name: string): HalfType | undefined {
     if (this.names.has(name)) return this.names.get(name) ?? undefined;
     return this.outer?.lookup(name);
-  }
-
-  /** Matches any name declared here or in an enclosing scope, anywhere in a string (no word boundaries). */
-  private anyName: RegExp | null | undefined;
-
-  /**
-   * Whether `text` contains a name that this scope or an enclosing one declares, as a substring: a cheap
-   * test before reading declarations out of the text (false means `lookup` of any word in it is undefined).
-   */
-  mayMention(text: string): boolean {
-    if (this.anyName === undefined) {
-      const names = [...this.allNames()].filter((n) => /^[A-Za-z_]\w*$/.test(n));
-      // Shared by source (globalRegex): each run builds the same scopes again.
-      this.anyName = names.length > 0 ? globalRegex(names.join("|")) : null;
-    }
-    if (this.anyName === null) return false;
-    this.anyName.lastIndex = 0;
-    return this.anyName.test(text);
-  }
-
-  private allNames(): Set<string> {
-    return new Set([...this.names.keys(), ...(this.outer?.allNames() ?? [])]);
   }
 
   /** Names declared in this scope with a half type. */
