@@ -40,11 +40,6 @@ export class Uniformity {
     }
   }
 
-  /** The analysis of a function definition (`kernel`: its parameters are all uniform). */
-  static analyze(fn: Node, body: Node, kernel: boolean): Uniformity {
-    return new Uniformity(new Walk(fn, body, kernel));
-  }
-
   /**
    * The analysis of a device function, made once per lint run. With `until`, only as far as its barriers
    * need (see uniformityUntil.ts): the barriers' answers are the whole analysis', the rest may be partial.
@@ -55,7 +50,7 @@ export class Uniformity {
     until?: Until,
   ): Uniformity {
     return idx.shared(`uniformity${until ? "-barriers" : ""}:${fn.node.id}`, () => {
-      return new Uniformity(new Walk(fn.node, fn.body, fn.space === "global", until));
+      return new Uniformity(new Walk(idx.text, fn.node, fn.body, fn.space === "global", until));
     });
   }
 

@@ -30,6 +30,8 @@ export interface Recorder {
   readonly resolver: Resolve;
   declare(name: string, sym: Sym): number;
   record(s: number, deps: Deps, c: Ctx): void;
+  /** A node's text (Node.text costs more). */
+  text(n: Node): string;
 }
 
 /**
@@ -70,7 +72,7 @@ const SHARED_ARRAY =
  * from their text alone, when `e` needs no tree; undefined for anything else.
  */
 export function simpleStatement(r: Recorder, node: Node, type: string, c: Ctx): Deps | undefined {
-  const text = node.text;
+  const text = r.text(node);
   if (type === "condition_clause") return text.startsWith("(") ? textDeps(text, r.resolver) : undefined;
   return (
     plainStatement(r, node, type, text, c) ??
@@ -138,7 +140,7 @@ function storeOrBarrier(r: Recorder, node: Node, text: string, c: Ctx): Deps | u
 
 /** `x = e`, `x op= e` inside an expression: the deps of its value (x's, where x is recorded). */
 export function simpleAssignment(r: Recorder, node: Node, c: Ctx): Deps | undefined {
-  const m = SIMPLE_ASSIGNMENT.exec(node.text);
+  const m = SIMPLE_ASSIGNMENT.exec(r.text(node));
   const deps = m && textDeps(m[2]!, r.resolver);
   if (!deps) return undefined;
   const s = r.resolver(m[1]!);
@@ -212,7 +214,7 @@ export function declareParams(r: Recorder, declarator: Node | null, device: bool
       d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
       null;
   const list = d?.childForFieldName("parameters");
-  const simple = list ? simpleParameters(list.text) : undefined;
+  const simple = list ? simpleParameters(r.text(list)) : undefined;
   if (simple) {
     for (const p of simple)
       r.declare(p.name, {
@@ -230,11 +232,13 @@ export function declareParams(r: Recorder, declarator: Node | null, device: bool
     if (!name) continue;
     const top = decl!.type;
     const kind: SymKind = top === "identifier" ? "value" : "pointer";
-    r.declare(name.text, {
+    const text = r.text(name);
+    const type = p.childForFieldName("type");
+    r.declare(text, {
       kind,
       at: -1,
-      varying: device && THREAD_ID_PARAM.test(name.text),
-      group: groupLevel(p.childForFieldName("type")?.text ?? ""),
+      varying: device && THREAD_ID_PARAM.test(text),
+      group: groupLevel(type ? r.text(type) : ""),
     });
   }
 }

@@ -47,7 +47,14 @@ export class Walk implements Recorder {
   private done = false;
   private readonly bodyId: number;
 
-  constructor(fn: Node, body: Node, kernel: boolean, until?: Until) {
+  /** `src`: the file's text, which the nodes' texts are read from (see text). */
+  constructor(
+    private readonly src: string,
+    fn: Node,
+    body: Node,
+    kernel: boolean,
+    until?: Until,
+  ) {
     const { syms, assigns, barriers, exits, scopes } = this;
     this.stop = until && new Stopper(until, syms, assigns, barriers, exits, (s) => scopes.isClosed(s));
     this.bodyId = body.id;
@@ -65,6 +72,14 @@ export class Walk implements Recorder {
     return this.syms.length - 1;
   }
 
+  /**
+   * A node's text, from the file's: Node.text also reads its start position (a wasm call and an object)
+   * and slices twice.
+   */
+  text(n: Node): string {
+    return this.src.slice(n.startIndex, n.endIndex);
+  }
+
   /** `resolve`, bound: for the text readers (uniformityText.ts). */
   readonly resolver: Resolve = (name) => this.scopes.resolve(name);
 
@@ -74,13 +89,14 @@ export class Walk implements Recorder {
     const t = node.type;
     if (SKIP.has(t)) return NONE;
     if (PLAIN_EXPRESSIONS.has(t)) {
-      const fast = textDeps(node.text, this.resolver);
+      const fast = textDeps(this.text(node), this.resolver);
       if (fast) return fast;
     }
     switch (t) {
       case "identifier": {
-        const s = this.scopes.resolve(node.text);
-        return s !== undefined ? { direct: false, syms: [s] } : VARYING_NAMES.has(node.text) ? VARYING : NONE;
+        const name = this.text(node);
+        const s = this.scopes.resolve(name);
+        return s !== undefined ? { direct: false, syms: [s] } : VARYING_NAMES.has(name) ? VARYING : NONE;
       }
       case "field_expression":
         return this.visitOpt(node.childForFieldName("argument"), c);
@@ -96,7 +112,8 @@ export class Walk implements Recorder {
         return union(deps, a, this.visitOpt(node.childForFieldName("alternative"), inner));
       }
       case "binary_expression": {
-        const op = node.childForFieldName("operator")?.text;
+        const opNode = node.childForFieldName("operator");
+        const op = opNode && this.text(opNode);
         const left = node.childForFieldName("left")!;
         const l = this.visit(left, c);
         const rc = op === "&&" || op === "||" ? this.under(c, left, node, l) : c;
@@ -191,7 +208,7 @@ export class Walk implements Recorder {
           const name = declaredName(node.childForFieldName("declarator"));
           if (name)
             this.record(
-              this.declare(name.text, { kind: "storage", varying: false, at: node.startIndex }),
+              this.declare(this.text(name), { kind: "storage", varying: false, at: node.startIndex }),
               deps,
               c,
             );
@@ -200,7 +217,8 @@ export class Walk implements Recorder {
         return NONE;
       case "preproc_if": {
         // `#if 0` code is not compiled: only its `#else` is
-        const cond = node.childForFieldName("condition")?.text.trim();
+        const condNode = node.childForFieldName("condition");
+        const cond = condNode && this.text(condNode).trim();
         const alternative = node.childForFieldName("alternative");
         if (cond === "0") return this.visitOpt(alternative, c);
         for (const k of node.namedChildren)
@@ -249,7 +267,7 @@ export class Walk implements Recorder {
     const varying = VARYING_CALL.test(misparsed?.callee ?? name);
     const all = varying ? VARYING : union(recv, ...argDeps);
     // `f(…, &x)` may write x from what the call read (no `&` in the arguments' text: none to look at)
-    if (list?.text.includes("&"))
+    if (list && this.text(list).includes("&"))
       for (const a of args)
         if (a.type === "pointer_expression" && a.child(0)?.type === "&")
           this.assignTo(a.childForFieldName("argument"), all, c);
@@ -263,7 +281,7 @@ export class Walk implements Recorder {
    */
   private misparsedComparison(fn: Node): { left: Deps; callee: string } | undefined {
     const name = fn.childForFieldName("name");
-    const s = name?.type === "identifier" ? this.scopes.resolve(name.text) : undefined;
+    const s = name?.type === "identifier" ? this.scopes.resolve(this.text(name)) : undefined;
     if (s === undefined) return undefined;
     let callee = fn.childForFieldName("arguments")?.namedChild(0) ?? null;
     while (callee && callee.type === "binary_expression") callee = callee.childForFieldName("left");
@@ -279,10 +297,10 @@ export class Walk implements Recorder {
     const group = member ? member.childForFieldName("argument") : args.length === 1 ? args[0] : null;
     if (!group) return undefined;
     if (group.type === "identifier") {
-      const s = this.scopes.resolve(group.text);
+      const s = this.scopes.resolve(this.text(group));
       return (s !== undefined ? this.syms[s]!.group : undefined) ?? "unknown";
     }
-    return groupLevel(group.text) ?? "unknown";
+    return groupLevel(this.text(group)) ?? "unknown";
   }
 
   /**
@@ -318,7 +336,7 @@ export class Walk implements Recorder {
       if (target) parts.push(this.visit(target, c));
       return union(...parts);
     }
-    const s = this.scopes.resolve(target.text);
+    const s = this.scopes.resolve(this.text(target));
     const sym = s === undefined ? undefined : this.syms[s]!;
     if (!sym || sym.kind === "shared" || memory || (element && sym.kind === "pointer"))
       return union(...parts);
@@ -346,10 +364,10 @@ export class Walk implements Recorder {
   private declaration(node: Node, c: Ctx): Deps {
     const type = node.childForFieldName("type");
     const shared =
-      node.text.includes("__shared__") &&
-      node.children.some((k) => k?.type === "type_qualifier" && k.text === "__shared__");
+      this.text(node).includes("__shared__") &&
+      node.children.some((k) => k?.type === "type_qualifier" && this.text(k) === "__shared__");
     const auto = type?.type === "placeholder_type_specifier";
-    const typeText = type?.text ?? "";
+    const typeText = type ? this.text(type) : "";
     const out: number[] = [];
     for (const d of node.childrenForFieldName("declarator")) {
       if (!d) continue;
@@ -362,15 +380,15 @@ export class Walk implements Recorder {
       const ref = decl.type === "pointer_declarator" || decl.type === "reference_declarator";
       const kind: SymKind = shared
         ? "shared"
-        : ref || (auto && value && pointerish(value.text))
+        : ref || (auto && value && pointerish(this.text(value)))
           ? "pointer"
           : "storage";
       const groupish = auto || /group|thread_block|tile/.test(typeText);
       const group = groupish
-        ? (groupLevel(typeText) ?? (value ? groupLevel(value.text) : undefined))
+        ? (groupLevel(typeText) ?? (value ? groupLevel(this.text(value)) : undefined))
         : undefined;
       const constant = kind === "storage" && this.consts.declares(node, value);
-      const id = this.declare(name.text, { kind, varying: false, group, at: d.startIndex, constant });
+      const id = this.declare(this.text(name), { kind, varying: false, group, at: d.startIndex, constant });
       if (value && !shared) this.record(id, deps, c);
       out.push(id);
     }
@@ -388,7 +406,8 @@ export class Walk implements Recorder {
 
   /** `asm("mov.u32 %0, %%laneid;" : "=r"(lane))`: outputs take the inputs' deps, or vary with the register read. */
   private asm(node: Node, c: Ctx): void {
-    const code = node.childForFieldName("assembly_code")?.text ?? "";
+    const asm = node.childForFieldName("assembly_code");
+    const code = asm ? this.text(asm) : "";
     const operands = (field: string): Node[] =>
       (node.childForFieldName(field)?.namedChildren ?? []).flatMap((o) => {
         const v = o?.childForFieldName("value");
