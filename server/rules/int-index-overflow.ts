@@ -19,14 +19,13 @@ const NARROW_TYPES: ReadonlySet<string> = new Set([
 const OFFSET_OPS: ReadonlySet<string> = new Set(["+", "-"]);
 
 /** `id` reaches a subscript (or `ptr + id`) through additions only: it is a flat element index there. */
-function isFlatIndexUse(id: Node): boolean {
+function isFlatIndexUse(id: Node, idx: FileIndex): boolean {
   for (let p: Node | null = id.parent; p; p = p.parent) {
     if (p.type === "subscript_argument_list") return true;
     if (p.type === "subscript_expression") return p.childForFieldName("argument")?.id !== id.id;
     if (p.type === "parenthesized_expression" || p.type === "cast_expression") continue;
     // `row * ncols + col` scales a row index: the wrap, if any, is in that product, not in `row`.
-    if (p.type === "binary_expression" && OFFSET_OPS.has(p.childForFieldName("operator")?.text ?? ""))
-      continue;
+    if (p.type === "binary_expression" && OFFSET_OPS.has(operator(p, idx))) continue;
     return false;
   }
   return false;
@@ -35,13 +34,19 @@ function isFlatIndexUse(id: Node): boolean {
 const COMPARISONS: ReadonlySet<string> = new Set(["<", "<=", ">", ">=", "!=", "=="]);
 const ARITHMETIC: ReadonlySet<string> = new Set(["+", "-", "*", "/", "<<", ">>"]);
 
+/** A binary expression's operator (`+`, `<`…), "" when it has none. */
+function operator(n: Node, idx: FileIndex): string {
+  const op = n.childForFieldName("operator");
+  return op ? idx.textOf(op) : "";
+}
+
 /** What `id` is compared with (`i < n`, `2 * i >= a * b`): the other side, or undefined. */
-function boundOf(id: Node): Node | undefined {
+function boundOf(id: Node, idx: FileIndex): Node | undefined {
   let side: Node = id;
   for (let p: Node | null = id.parent; p; side = p, p = p.parent) {
     if (p.type === "parenthesized_expression") continue;
     if (p.type !== "binary_expression") return undefined;
-    const op = p.childForFieldName("operator")?.text ?? "";
+    const op = operator(p, idx);
     if (ARITHMETIC.has(op)) continue;
     if (!COMPARISONS.has(op)) return undefined;
     const left = p.childForFieldName("left");
@@ -71,7 +76,7 @@ class DeclaredTypes {
 
   constructor(
     private readonly scope: Node,
-    private readonly text: string,
+    private readonly idx: FileIndex,
   ) {}
 
   /** The type written where `name` is first declared in the scope, if it is there. */
@@ -81,7 +86,8 @@ class DeclaredTypes {
   }
 
   private find(name: string): string | undefined {
-    const { scope, text } = this;
+    const { scope, idx } = this;
+    const { text } = idx;
     const end = scope.endIndex - name.length;
     for (
       let at = text.indexOf(name, scope.startIndex);
@@ -99,10 +105,19 @@ class DeclaredTypes {
         d.type === "parameter_declaration"
           ? [d.childForFieldName("declarator")]
           : d.childrenForFieldName("declarator");
-      if (declarators.some((x) => declaredName(x)?.text === name)) return d.childForFieldName("type")?.text;
+      if (declarators.some((x) => declaredText(x, idx) === name)) {
+        const type = d.childForFieldName("type");
+        return type ? idx.textOf(type) : undefined;
+      }
     }
     return undefined;
   }
+}
+
+/** The name a declarator declares, as text. */
+function declaredText(declarator: Node | null, idx: FileIndex): string | undefined {
+  const name = declaredName(declarator);
+  return name && idx.textOf(name);
 }
 
 /** The declaration or parameter whose declarator holds `n`, or undefined when `n` is not in one. */
@@ -116,10 +131,11 @@ function declarationAround(n: Node): Node | undefined {
 }
 
 /** A bound that can pass 2^31: a 64-bit type, count or literal in it, or a name declared 64-bit. */
-function isWide(bound: Node, declared: DeclaredTypes): boolean {
-  if (WIDE_TYPE.test(bound.text) || WIDE_VALUE.test(bound.text)) return true;
+function isWide(bound: Node, declared: DeclaredTypes, idx: FileIndex): boolean {
+  const text = idx.textOf(bound);
+  if (WIDE_TYPE.test(text) || WIDE_VALUE.test(text)) return true;
   const names = bound.type === "identifier" ? [bound] : descendants(bound, "identifier");
-  return names.some((n) => WIDE_TYPE.test(declared.of(n.text) ?? ""));
+  return names.some((n) => WIDE_TYPE.test(declared.of(idx.textOf(n)) ?? ""));
 }
 
 /**
@@ -127,10 +143,10 @@ function isWide(bound: Node, declared: DeclaredTypes): boolean {
  * addresses memory as a flat element index with no bound at all. A 32-bit bound (`i < int n`) keeps it
  * in range, and so does an index only ever scaled (`row * ncols`): rows and tokens stay far below 2^31.
  */
-function canOverflow(uses: readonly Node[], declared: DeclaredTypes): boolean {
-  const bounds = uses.flatMap((u) => boundOf(u) ?? []);
-  if (bounds.some((b) => isWide(b, declared))) return true;
-  return bounds.length === 0 && uses.some(isFlatIndexUse);
+function canOverflow(uses: readonly Node[], declared: DeclaredTypes, idx: FileIndex): boolean {
+  const bounds = uses.flatMap((u) => boundOf(u, idx) ?? []);
+  if (bounds.some((b) => isWide(b, declared, idx))) return true;
+  return bounds.length === 0 && uses.some((u) => isFlatIndexUse(u, idx));
 }
 
 export const intIndexOverflow: Rule = {
@@ -145,8 +161,7 @@ export const intIndexOverflow: Rule = {
       /\b(blockIdx\s*\.\s*[xyz]\s*\*\s*blockDim\s*\.\s*[xyz]|blockDim\s*\.\s*[xyz]\s*\*\s*blockIdx\s*\.\s*[xyz])\b/g;
     for (const m of idx.scan(PRODUCT)) {
       const product = idx.nodeAt(m.index, m.index + m[0].length);
-      if (product.type !== "binary_expression" || product.childForFieldName("operator")?.text !== "*")
-        continue;
+      if (product.type !== "binary_expression" || operator(product, idx) !== "*") continue;
       const left = product.childForFieldName("left");
       const right = product.childForFieldName("right");
       // `(int64_t)blockIdx.x * blockDim.x` is a larger node with a cast operand: already widened.
@@ -179,21 +194,20 @@ export const intIndexOverflow: Rule = {
       const decl = holder.parent;
       const type = decl?.childForFieldName("type");
       const name = declaredName(holder.childForFieldName("declarator"));
-      if (!decl || !type || !name || !NARROW_TYPES.has(type.text)) continue;
+      const typeText = type ? idx.textOf(type) : "";
+      if (!decl || !type || !name || !NARROW_TYPES.has(typeText)) continue;
       const fn = idx.enclosingFunction(decl);
       if (!fn) idx.readsWholeFile();
       const end = fn?.endIndex ?? idx.text.length;
       // A `for` header's condition comes after the declaration: the uses start there.
-      const uses = idx.tokens(new RegExp(`\\b${name.text}\\b`, "g"), IDENTS, holder.endIndex, end);
+      const nameText = idx.textOf(name);
+      const uses = idx.tokens(new RegExp(`\\b${nameText}\\b`, "g"), IDENTS, holder.endIndex, end);
       const scope = fn ?? idx.tree.rootNode;
       let declared = declaredIn.get(scope.id);
-      if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope, idx.text)));
-      if (!canOverflow(uses, declared)) continue;
+      if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope, idx)));
+      if (!canOverflow(uses, declared, idx)) continue;
       const fixes: Fix[] =
-        type.text === "auto" ||
-        type.text === "int" ||
-        type.text === "unsigned" ||
-        type.text === "unsigned int"
+        typeText === "auto" || typeText === "int" || typeText === "unsigned" || typeText === "unsigned int"
           ? [
               {
                 title: "Compute the index in 64 bits (int64_t)",
@@ -207,7 +221,7 @@ export const intIndexOverflow: Rule = {
           : [];
       ctx.report({
         node: holder,
-        message: `\`${name.text}\` is computed in 32 bits (${product.text}) and used as an index: it wraps past 2^31 elements. Widen before multiplying: \`int64_t ${name.text} = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x\`.`,
+        message: `\`${nameText}\` is computed in 32 bits (${product.text}) and used as an index: it wraps past 2^31 elements. Widen before multiplying: \`int64_t ${nameText} = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x\`.`,
         fixes,
       });
     }
