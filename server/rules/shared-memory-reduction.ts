@@ -5,7 +5,7 @@ import type { Rule } from "./rule";
 import { isSpaceCode, isWordCode } from "./util/charCodes";
 import { Constants } from "./util/constEval";
 import { FileIndex, sharedQualifier, type FunctionInfo } from "./util/fileIndex";
-import { descendants, namedChildren, unparen } from "./util/nodes";
+import { descendants, namedChildren, textIn, unparen } from "./util/nodes";
 import { calleeName, LOOPS } from "./util/uniformity";
 
 /**
@@ -50,20 +50,21 @@ function wordBefore(text: string, end: number): string {
   return text.slice(i, end);
 }
 
-/** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it. */
-function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" } | undefined {
+/** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it (`src`: the file's text). */
+function strideUpdate(update: Node | null, src: string): { name: string; dir: "down" | "up" } | undefined {
   if (!update) return undefined;
   const u = unparen(update);
   // `s >>= 1, spre >>= 1`: the first of the updates that halves or doubles
   if (u.type === "comma_expression")
-    return strideUpdate(u.childForFieldName("left")) ?? strideUpdate(u.childForFieldName("right"));
+    return strideUpdate(u.childForFieldName("left"), src) ?? strideUpdate(u.childForFieldName("right"), src);
   if (u.type !== "assignment_expression") return undefined;
   const left = u.childForFieldName("left");
   const right = u.childForFieldName("right");
-  const op = u.childForFieldName("operator")?.text;
+  const opNode = u.childForFieldName("operator");
+  const op = opNode && textIn(src, opNode);
   if (left?.type !== "identifier" || !right) return undefined;
-  const r = unparen(right).text.replace(/\s+/g, "");
-  const name = left.text;
+  const r = textIn(src, unparen(right)).replace(/\s+/g, "");
+  const name = textIn(src, left);
   if ((op === ">>=" && r === "1") || (op === "/=" && r === "2")) return { name, dir: "down" };
   if ((op === "<<=" && r === "1") || (op === "*=" && r === "2")) return { name, dir: "up" };
   if (op === "=" && (r === `${name}>>1` || r === `${name}/2`)) return { name, dir: "down" };
@@ -72,15 +73,16 @@ function strideUpdate(update: Node | null): { name: string; dir: "down" | "up" }
 }
 
 /** The smallest stride a halving loop still runs with, from its condition (`s > 0` → 1, `s > 32` → 33). */
-function smallestStride(cond: Node | null, name: string, consts: Constants): number | undefined {
+function smallestStride(cond: Node | null, name: string, consts: Constants, src: string): number | undefined {
   if (!cond) return undefined;
   const c = unparen(cond.type === "condition_clause" ? (cond.childForFieldName("value") ?? cond) : cond);
-  if (c.type === "identifier" && c.text === name) return 1; // while (s)
+  if (c.type === "identifier" && textIn(src, c) === name) return 1; // while (s)
   if (c.type !== "binary_expression") return undefined;
   const l = c.childForFieldName("left");
   const r = c.childForFieldName("right");
-  const op = c.childForFieldName("operator")?.text;
-  if (l?.text !== name || !r) return undefined;
+  const opNode = c.childForFieldName("operator");
+  const op = opNode && textIn(src, opNode);
+  if (!l || textIn(src, l) !== name || !r) return undefined;
   const k = consts.value(r);
   if (k === undefined) return undefined;
   if (op === ">") return k + 1;
@@ -137,12 +139,12 @@ function mayHoldShared(idx: FileIndex, fn: FunctionInfo): boolean {
  * A __device__ function's pointer parameters: the block's shared buffer is handed to reduction helpers
  * (`reduceBlock(volatile float* sdata, …)`); global memory reduced in place between barriers is as slow.
  */
-function pointerParams(fn: Node): string[] {
+function pointerParams(fn: Node, src: string): string[] {
   const params = fn.childForFieldName("declarator")?.childForFieldName("parameters");
   return descendants(params ?? fn, "parameter_declaration").flatMap((p) => {
     const d = p.childForFieldName("declarator");
     const name = d?.type === "pointer_declarator" ? d.childForFieldName("declarator") : null;
-    return params && name?.type === "identifier" ? [name.text] : [];
+    return params && name?.type === "identifier" ? [textIn(src, name)] : [];
   });
 }
 
@@ -184,7 +186,7 @@ function declaredShared(idx: FileIndex, fn: Node, start: number, end: number): S
     }
     // the identifiers whose parent is one of these declarators (asked downwards: Node.parent is dear)
     for (const d of descendants(decl, "array_declarator", "pointer_declarator", "init_declarator"))
-      for (const id of namedChildren(d)) if (id.type === "identifier") shared.add(id.text);
+      for (const id of namedChildren(d)) if (id.type === "identifier") shared.add(idx.textOf(id));
   }
   return shared;
 }
@@ -279,10 +281,11 @@ function loopStride(
   loop: Node,
   isFor: boolean,
   body: Node,
+  src: string,
 ): { name: string; dir: "down" | "up" } | undefined {
-  if (isFor) return strideUpdate(loop.childForFieldName("update"));
+  if (isFor) return strideUpdate(loop.childForFieldName("update"), src);
   let stride: { name: string; dir: "down" | "up" } | undefined;
-  for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a);
+  for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a, src);
   return stride;
 }
 
@@ -290,8 +293,8 @@ function loopStride(
 const BARRIER_TEXT = /\b__sync(?:threads|warp)\b|\bsync\s*\(/;
 
 /** A barrier call: the name of the function it calls is `__syncthreads`, `__syncwarp` or `sync`. */
-function barrierCall(c: Node): boolean {
-  const name = calleeName(c.childForFieldName("function"));
+function barrierCall(c: Node, src: string): boolean {
+  const name = calleeName(c.childForFieldName("function"), src);
   return name === "__syncthreads" || name === "__syncwarp" || name === "sync";
 }
 
@@ -299,28 +302,33 @@ function barrierCall(c: Node): boolean {
  * The barrier the loop body calls, when it indexes a shared array with the stride. Only a body that names
  * the stride can index with it (see combines): others are not read node by node.
  */
-function treeStepBarrier(body: Node, shared: () => ReadonlySet<string>, stride: string): Node | undefined {
-  const text = body.text;
+function treeStepBarrier(
+  body: Node,
+  src: string,
+  shared: () => ReadonlySet<string>,
+  stride: string,
+): Node | undefined {
+  const text = textIn(src, body);
   if (!BARRIER_TEXT.test(text) || !text.includes(stride)) return undefined;
   // the calls, declarations and assignments in one walk (each walk costs, whatever it finds)
   const calls: Node[] = [];
   const writes: Node[] = [];
   for (const n of descendants(body, "call_expression", "init_declarator", "assignment_expression"))
     (n.type === "call_expression" ? calls : writes).push(n);
-  const barrier = calls.find(barrierCall);
+  const barrier = calls.find((c) => barrierCall(c, src));
   if (!barrier) return undefined;
-  return combines(text, calls, writes, shared(), stride) ? barrier : undefined;
+  return combines({ text, src, calls, writes }, shared(), stride) ? barrier : undefined;
 }
 
 /** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
-function sharedElement(n: Node, shared: ReadonlySet<string>, stride?: string): boolean {
+function sharedElement(n: Node, src: string, shared: ReadonlySet<string>, stride?: string): boolean {
   if (n.type !== "subscript_expression") return false;
   const arg = n.childForFieldName("argument");
   const idx = n.childForFieldName("indices") ?? n.childForFieldName("index");
-  if (!arg || !shared.has(arg.text) || !idx) return false;
+  if (!arg || !shared.has(textIn(src, arg)) || !idx) return false;
   if (stride === undefined) return true;
   // `s[tid - off]` is a scan's read (Hillis-Steele), not a reduction's
-  const text = idx.text;
+  const text = textIn(src, idx);
   return !new RegExp(`-\\s*${stride}\\b`).test(text) && namesIdentifier(idx, text, stride);
 }
 
@@ -340,30 +348,32 @@ function namesIdentifier(n: Node, text: string, name: string): boolean {
 /** Calls that make a halving loop a sorting or merging network rather than a reduction. */
 const NETWORK_CALL = /sort|swap|compar|search|merge/i;
 
+/** A loop body: its text, the file's (`src`), its calls and its declarations and assignments (`writes`). */
+interface Body {
+  text: string;
+  src: string;
+  calls: Node[];
+  writes: Node[];
+}
+
 /**
  * Does the body (`text`, with its `calls` and its declarations and assignments, `writes`) write a shared
  * element from one read at the stride, `s[i] += s[i + stride]`, directly or through a local (`f1 = s[i +
  * d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator or a search at a halving
  * stride) are not reductions.
  */
-function combines(
-  text: string,
-  calls: Node[],
-  writes: Node[],
-  shared: ReadonlySet<string>,
-  stride: string,
-): boolean {
+function combines({ text, src, calls, writes }: Body, shared: ReadonlySet<string>, stride: string): boolean {
   // no stride in its text, no element at the stride in it
   const strided = (n: Node): boolean =>
-    n.text.includes(stride) &&
-    (sharedElement(n, shared, stride) ||
-      descendants(n, "subscript_expression").some((x) => sharedElement(x, shared, stride)));
+    textIn(src, n).includes(stride) &&
+    (sharedElement(n, src, shared, stride) ||
+      descendants(n, "subscript_expression").some((x) => sharedElement(x, src, shared, stride)));
   const reads = (n: Node, carried: ReadonlySet<string>): boolean =>
     carried.size > 0 &&
-    (carried.has(n.text) || descendants(n, "identifier").some((i) => carried.has(i.text)));
+    (carried.has(textIn(src, n)) || descendants(n, "identifier").some((i) => carried.has(textIn(src, i))));
   if (
     NETWORK_CALL.test(text) &&
-    calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"))))
+    calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"), src)))
   )
     return false;
   const carried = new Set<string>();
@@ -375,10 +385,10 @@ function combines(
     const value = d.childForFieldName(init ? "value" : "right");
     if (!init) assignments.push({ left, right: value });
     if (left?.type !== "identifier" || !value) continue;
-    if (strided(value) || reads(value, carried)) carried.add(left.text);
+    if (strided(value) || reads(value, carried)) carried.add(textIn(src, left));
   }
   return assignments.some(({ left, right }) => {
-    if (!left || !right || !sharedElement(unparen(left), shared)) return false;
+    if (!left || !right || !sharedElement(unparen(left), src, shared)) return false;
     return strided(right) || reads(right, carried);
   });
 }
@@ -405,16 +415,18 @@ export const sharedMemoryReduction: Rule = {
         if (!mayStep(idx.text, loop, isFor, bodyOf)) continue;
         body = bodyOf();
         if (!body) continue;
-        const stride = loopStride(loop, isFor, body);
+        const stride = loopStride(loop, isFor, body, idx.text);
         if (!stride) continue;
         if (stride.dir === "down") {
-          const min = smallestStride(loop.childForFieldName("condition"), stride.name, consts);
+          const min = smallestStride(loop.childForFieldName("condition"), stride.name, consts, idx.text);
           // Stopping at 32 and finishing with shuffles is the recommended hybrid.
           if (min === undefined || min >= 32) continue;
         }
         const barrier = treeStepBarrier(
           body,
-          () => (shared ??= sharedNames(idx, fn, fn.space === "device" ? pointerParams(fn.node) : [])),
+          idx.text,
+          () =>
+            (shared ??= sharedNames(idx, fn, fn.space === "device" ? pointerParams(fn.node, idx.text) : [])),
           stride.name,
         );
         if (!barrier) continue;

@@ -25,6 +25,14 @@ export function insertAfter(node: Node, newText: string): TextEdit {
   return { span: { startLine: p.row, startColumn: p.column, endLine: p.row, endColumn: p.column }, newText };
 }
 
+/**
+ * A node's text from the file's text `src` (what Node.text gives, without reading the node's start
+ * position across wasm into a new object and slicing twice).
+ */
+export function textIn(src: string, n: Node): string {
+  return src.slice(n.startIndex, n.endIndex);
+}
+
 /** All descendants of the given types, in document order (tree-sitter's own walk, fast). */
 export function descendants(root: Node, ...types: string[]): Node[] {
   return root.descendantsOfType(types).filter((n): n is Node => n !== null);

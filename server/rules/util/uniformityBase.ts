@@ -1,6 +1,7 @@
 // What the uniformity analysis (uniformity.ts) knows about CUDA: its types, which names and calls differ
 // between threads or are the same for the block, and the shapes of code it reads from text alone.
 import type { Node } from "web-tree-sitter";
+import { textIn } from "./nodes";
 
 /** What an expression's value depends on: a thread-varying source itself, or variables (symbol ids). */
 export interface Deps {
@@ -183,14 +184,20 @@ export function union(...all: Deps[]): Deps {
   return direct ? VARYING : syms.length === 0 ? NONE : { direct, syms };
 }
 
-/** The name a call calls: `f`, `ns::f`, `obj.f`, `f<T>`. */
-export function calleeName(fn: Node | null): string {
+/**
+ * The name a call calls: `f`, `ns::f`, `obj.f`, `f<T>` (`src`: the file's text, to slice the name from;
+ * see textIn).
+ */
+export function calleeName(fn: Node | null, src?: string): string {
   if (!fn) return "";
   const t = fn.type;
-  if (t === "identifier" || t === "field_identifier") return fn.text;
-  if (t === "field_expression") return fn.childForFieldName("field")?.text ?? "";
+  if (t === "identifier" || t === "field_identifier") return src ? textIn(src, fn) : fn.text;
+  if (t === "field_expression") {
+    const field = fn.childForFieldName("field");
+    return !field ? "" : src ? textIn(src, field) : field.text;
+  }
   if (t === "qualified_identifier" || t === "template_function")
-    return calleeName(fn.childForFieldName("name"));
+    return calleeName(fn.childForFieldName("name"), src);
   return "";
 }
 

@@ -256,7 +256,7 @@ export class Walk implements Recorder {
   private call(node: Node, c: Ctx): Deps {
     const fn = node.childForFieldName("function");
     const fnType = fn?.type;
-    const name = calleeName(fn);
+    const name = calleeName(fn, this.src);
     const recv = fnType === "field_expression" ? this.visitOpt(fn!.childForFieldName("argument"), c) : NONE;
     const list = node.childForFieldName("arguments");
     const args = list?.namedChildren.filter((a): a is Node => !!a) ?? [];
@@ -285,7 +285,7 @@ export class Walk implements Recorder {
     if (s === undefined) return undefined;
     let callee = fn.childForFieldName("arguments")?.namedChild(0) ?? null;
     while (callee && callee.type === "binary_expression") callee = callee.childForFieldName("left");
-    return { left: { direct: false, syms: [s] }, callee: calleeName(callee) };
+    return { left: { direct: false, syms: [s] }, callee: calleeName(callee, this.src) };
   }
 
   /** Which threads a call waits for, when it is a barrier (`member`: the callee when it is `obj.f`). */
