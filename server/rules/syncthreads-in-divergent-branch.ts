@@ -15,15 +15,25 @@ const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 const BARRIER_WORD = /^(?:__syncthreads(?:_count|_and|_or)?|sync)$/;
 
 /**
+ * A barrier's name in a function: where it starts, and its node, unless it is a statement `name();` of
+ * the function's body itself (see bodyStatement), in no condition: its node is not needed then.
+ */
+interface BarrierToken {
+  f: FunctionInfo;
+  at: number;
+  id: Node | undefined;
+}
+
+/**
  * The barrier names called in the run's window, in device functions' bodies, with their function: the
  * identifiers of BARRIER_WORD followed by `(` (what FileIndex.tokens finds for `\b(word)\s*\(`). Each
  * holds `sync`, which is found without a regex trying every place of the file, and is asked of its
  * function rather than the root (whose search passes every top-level item before).
  */
-function barrierTokens(idx: FileIndex): { f: FunctionInfo; id: Node }[] {
+function barrierTokens(idx: FileIndex): BarrierToken[] {
   const { text } = idx;
   const { start, end } = idx.window;
-  const out: { f: FunctionInfo; id: Node }[] = [];
+  const out: BarrierToken[] = [];
   // "ync", then its "s": a search for "sync" stops at every `s` of the file, one for "ync" at every `y`
   for (let y = text.indexOf("ync", start + 1); y >= 0; y = text.indexOf("ync", y + 3)) {
     const at = y - 1;
@@ -38,8 +48,15 @@ function barrierTokens(idx: FileIndex): { f: FunctionInfo; id: Node }[] {
     while (paren < text.length && isSpaceCode(text.charCodeAt(paren))) paren++;
     if (text[paren] !== "(") continue;
     const f = idx.deviceFunctionAt(from);
-    const n = f?.node.descendantForIndex(from, to);
-    if (f && n && n.startIndex === from && IDENTS.has(n.type) && n.endIndex === to) out.push({ f, id: n });
+    if (!f) continue;
+    // a body statement `name();` is the call itself: its name is the identifier, and needs no node
+    if (bodyStatement(text, f.body, from, to)) {
+      out.push({ f, at: from, id: undefined });
+      continue;
+    }
+    const n = f.node.descendantForIndex(from, to);
+    if (n && n.startIndex === from && IDENTS.has(n.type) && n.endIndex === to)
+      out.push({ f, at: from, id: n });
   }
   return out;
 }
@@ -109,10 +126,11 @@ export const syncthreadsInDivergentBranch: Rule = {
   check(ctx) {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
-    const fns = new Map<number, { f: FunctionInfo; calls: Node[] }>();
-    for (const { f, id } of barrierTokens(idx)) {
+    const fns = new Map<number, { f: FunctionInfo; calls: BarrierToken[] }>();
+    for (const token of barrierTokens(idx)) {
+      const { f } = token;
       const entry = fns.get(f.node.id) ?? { f, calls: [] };
-      entry.calls.push(id);
+      entry.calls.push(token);
       fns.set(f.node.id, entry);
     }
     for (const { f, calls } of fns.values()) {
@@ -156,31 +174,26 @@ const CONTROL: ReadonlySet<string> = new Set([
  * Can a barrier of `f` be divergent at all: is one under a condition, or is there a return, break or
  * continue before the last one? Most barriers are not, and the analysis walks the whole function.
  */
-function mayDiverge(text: string, f: FunctionInfo, barriers: Node[]): boolean {
-  const last = Math.max(...barriers.map((b) => b.startIndex));
+function mayDiverge(text: string, f: FunctionInfo, barriers: BarrierToken[]): boolean {
+  const last = Math.max(...barriers.map((b) => b.at));
   if (/\b(?:return|break|continue)\b/.test(text.slice(f.body.startIndex, last))) return true;
-  return barriers.some((b) => !bodyStatement(text, f.body, b) && underControl(f.body, b));
+  return barriers.some((b) => b.id !== undefined && underControl(f.body, b.id));
 }
 
 /** `();` after a barrier's name: the whole statement is the call. */
 const EMPTY_CALL = /\s*\(\s*\)\s*;/y;
 
 /**
- * Is `token` the name of a statement `name();` of `body` itself, so in no CONTROL node? Asked in one call
- * (the child of the body holding it) where underControl asks one per level.
+ * Is the whole word at [from, to) the name of a statement `name();` of `body` itself, so in no CONTROL
+ * node? Asked in one call (the child of the body at `from`) where underControl asks one per level. Such
+ * a statement is a call: its name is an identifier, no comment or string.
  */
-function bodyStatement(text: string, body: Node, token: Node): boolean {
-  // the token is a whole word (see barrierTokens): its end, without asking the node
-  let end = token.startIndex;
-  while (isWordCode(text.charCodeAt(end))) end++;
-  EMPTY_CALL.lastIndex = end;
+function bodyStatement(text: string, body: Node, from: number, to: number): boolean {
+  EMPTY_CALL.lastIndex = to;
   if (!EMPTY_CALL.test(text)) return false;
-  const s = body.childWithDescendant(token);
-  return (
-    s?.startIndex === token.startIndex &&
-    s.endIndex === EMPTY_CALL.lastIndex &&
-    s.type === "expression_statement"
-  );
+  // the body's first named child ending after `from`: the one holding it, if any
+  const s = body.firstNamedChildForIndex(from);
+  return s?.startIndex === from && s.endIndex === EMPTY_CALL.lastIndex && s.type === "expression_statement";
 }
 
 /**
