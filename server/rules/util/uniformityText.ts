@@ -1,6 +1,7 @@
 // The uniformity analysis' readers of text (uniformity.ts): an expression's deps without walking its
 // nodes, and the trip count of a loop whose bounds move together.
 import type { Node } from "web-tree-sitter";
+import { isSpaceCode, isWordCode } from "./charCodes";
 import { descendants, declaredName, unparen } from "./nodes";
 import {
   calleeName,
@@ -22,9 +23,6 @@ import {
 const NEEDS_TREE =
   /(?:^|[^=!<>])=(?!=)|<<=|>>=|__sync(?:threads|warp)|\bsync\b|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
 
-/** A name, what comes before it (`.`, `->`, `::`) and whether a call or `::` follows. */
-const WORD = /(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g;
-
 /**
  * `static_cast<T>` and its kin with a plain type: the call passes its argument's deps on, and the walk
  * reads no name of the type (so its text is blanked before reading).
@@ -41,23 +39,55 @@ export function textDeps(text: string, resolve: Resolve): Deps | undefined {
   const plain = text.includes("_cast") ? text.replace(CAST, blank) : text;
   // another `<…>` next to a cast may be a template (`Shape<Int<N>>{}`), whose names the walk skips
   if (NEEDS_TREE.test(plain) || (plain !== text && /<[^;]*>/.test(plain))) return undefined;
+  // The names, as `/(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g` finds them (a member or a
+  // namespace or class name when a prefix or `::` is there, a call before `(`), read a character at a
+  // time: a regex's match arrays and groups cost more.
   const syms: number[] = [];
-  // exec on the one regex: matchAll would copy it for every expression
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(plain); m; m = WORD.exec(plain)) {
-    const word = m[2]!;
-    const after = m[3];
-    if (after?.startsWith("(")) {
+  const n = plain.length;
+  // where the last name's match ends: a `::` it took is not the next name's prefix (`a::b`: b is a name)
+  let taken = 0;
+  for (let i = 0; i < n;) {
+    const c = plain.charCodeAt(i);
+    if (!isWordCode(c)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && isWordCode(plain.charCodeAt(j))) j++;
+    const start = i;
+    i = j;
+    if (c <= 57) continue; // a number (a word starting with a digit) holds no name
+    let k = j;
+    while (k < n && isSpaceCode(plain.charCodeAt(k))) k++;
+    const paren = plain.charCodeAt(k) === 40; // (
+    const scope = !paren && plain.charCodeAt(k) === 58 && plain.charCodeAt(k + 1) === 58; // ::
+    const member = memberPrefix(plain, start, taken);
+    taken = paren ? k + 1 : scope ? k + 2 : j;
+    // a call right before its `(` (`f (x)` is skipped, as a member or a namespace would be)
+    if (paren && k === j) {
+      const word = plain.slice(start, j);
       if (VARYING_CALL.test(word)) return VARYING;
       if (UNIFORM_CALL.test(word)) return undefined;
       continue;
     }
-    if (m[1] || after) continue; // a member, or a namespace or class name
+    if (member || paren || scope) continue;
+    const word = plain.slice(start, j);
     const s = resolve(word);
     if (s !== undefined) syms.push(s);
     else if (VARYING_NAMES.has(word)) return VARYING;
   }
   return syms.length === 0 ? NONE : { direct: false, syms };
+}
+
+/** Is the name at `at` after `.`, `->` or `::` (spaces between), one that a name's match before `taken` did not take? */
+function memberPrefix(text: string, at: number, taken: number): boolean {
+  let p = at - 1;
+  while (p >= taken && isSpaceCode(text.charCodeAt(p))) p--;
+  if (p < taken) return false;
+  const c = text.charCodeAt(p);
+  if (c === 46) return true; // .
+  const before = p - 1 >= taken ? text.charCodeAt(p - 1) : -1;
+  return (c === 62 && before === 45) || (c === 58 && before === 58); // -> ::
 }
 
 /**
