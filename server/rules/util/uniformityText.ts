@@ -18,10 +18,95 @@ import {
 /**
  * What only the tree can tell: assignments (`=`, `+=`, `<<=`), barriers (`__syncthreads`, `__syncwarp`,
  * `g.sync()`, `cg::sync(g)`; not `__shfl_sync`), lambdas, `&x` out-parameters, literals and comments,
- * sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`).
+ * sizeof, and template calls (`size<3>(t)`, `static_cast<int>(x)`). What the regex
+ * `(?:^|[^=!<>])=(?!=)|<<=|>>=|__sync(?:threads|warp)|\bsync\b|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|
+ * \b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(` finds, read a character at a time (the regex
+ * tries each of its branches at every place of every expression).
  */
-const NEEDS_TREE =
-  /(?:^|[^=!<>])=(?!=)|<<=|>>=|__sync(?:threads|warp)|\bsync\b|\[[&=]|\]\s*\(|[(,]\s*&(?!&)|["']|\/[/*]|\b(?:sizeof|alignof|decltype|this)\b|\w\s*<[^;]*>\s*\(/;
+function needsTree(t: string): boolean {
+  for (let at = t.indexOf("__sync"); at >= 0; at = t.indexOf("__sync", at + 6))
+    if (t.startsWith("threads", at + 6) || t.startsWith("warp", at + 6)) return true;
+  const n = t.length;
+  // a template call's `>` is searched for up to here (the next `;`) once: a later `<` finds no other
+  let templateSearched = -1;
+  for (let i = 0; i < n; i++) {
+    const c = t.charCodeAt(i);
+    if (isWordCode(c)) {
+      let j = i + 1;
+      while (j < n && isWordCode(t.charCodeAt(j))) j++;
+      if (j - i <= 8 && TREE_WORDS.has(t.slice(i, j))) return true;
+      i = j - 1;
+      continue;
+    }
+    switch (c) {
+      case 61: {
+        // `=`: an assignment, not `==`, `!=`, `<=`, `>=`; `<<=`, `>>=`
+        const p = i > 0 ? t.charCodeAt(i - 1) : -1;
+        if (p === 60 || p === 62) {
+          if (i >= 2 && t.charCodeAt(i - 2) === p) return true;
+        } else if (p !== 61 && p !== 33 && t.charCodeAt(i + 1) !== 61) return true;
+        break;
+      }
+      case 91: {
+        // `[&`, `[=`: a lambda
+        const d = t.charCodeAt(i + 1);
+        if (d === 38 || d === 61) return true;
+        break;
+      }
+      case 93: // `] (`: a lambda's parameters
+        if (t.charCodeAt(skipSpaces(t, i + 1)) === 40) return true;
+        break;
+      case 40:
+      case 44: {
+        // `(&x`, `, &x`: an out-parameter
+        const k = skipSpaces(t, i + 1);
+        if (t.charCodeAt(k) === 38 && t.charCodeAt(k + 1) !== 38) return true;
+        break;
+      }
+      case 34:
+      case 39:
+        return true;
+      case 47: {
+        const d = t.charCodeAt(i + 1);
+        if (d === 47 || d === 42) return true;
+        break;
+      }
+      case 60:
+        if (i > templateSearched && wordBefore(t, i)) {
+          let semi = t.indexOf(";", i + 1);
+          if (semi < 0) semi = n;
+          if (templateCall(t, i + 1, semi)) return true;
+          templateSearched = semi;
+        }
+        break;
+    }
+  }
+  return false;
+}
+
+/** Whole words that need the tree (see needsTree). */
+const TREE_WORDS: ReadonlySet<string> = new Set(["sync", "sizeof", "alignof", "decltype", "this"]);
+
+/** Where the spaces from `i` end. */
+function skipSpaces(t: string, i: number): number {
+  let k = i;
+  while (k < t.length && isSpaceCode(t.charCodeAt(k))) k++;
+  return k;
+}
+
+/** Is a word character before `at`, spaces between? */
+function wordBefore(t: string, at: number): boolean {
+  let p = at - 1;
+  while (p >= 0 && isSpaceCode(t.charCodeAt(p))) p--;
+  return p >= 0 && isWordCode(t.charCodeAt(p));
+}
+
+/** A `>` in [from, to) followed by `(`, spaces between. */
+function templateCall(t: string, from: number, to: number): boolean {
+  for (let g = t.indexOf(">", from); g >= 0 && g < to; g = t.indexOf(">", g + 1))
+    if (t.charCodeAt(skipSpaces(t, g + 1)) === 40) return true;
+  return false;
+}
 
 /**
  * `static_cast<T>` and its kin with a plain type: the call passes its argument's deps on, and the walk
@@ -33,12 +118,12 @@ const blank = (s: string): string => " ".repeat(s.length);
 
 /**
  * The deps of an expression read from its text, when it holds nothing the tree is needed for (see
- * NEEDS_TREE): most conditions and right-hand sides. Visiting every node of them costs ~10x more.
+ * needsTree): most conditions and right-hand sides. Visiting every node of them costs ~10x more.
  */
 export function textDeps(text: string, resolve: Resolve): Deps | undefined {
   const plain = text.includes("_cast") ? text.replace(CAST, blank) : text;
   // another `<…>` next to a cast may be a template (`Shape<Int<N>>{}`), whose names the walk skips
-  if (NEEDS_TREE.test(plain) || (plain !== text && /<[^;]*>/.test(plain))) return undefined;
+  if (needsTree(plain) || (plain !== text && /<[^;]*>/.test(plain))) return undefined;
   // The names, as `/(\.|->|::)?\s*\b([A-Za-z_]\w*)\b(\s*(?:\(|::))?/g` finds them (a member or a
   // namespace or class name when a prefix or `::` is there, a call before `(`), read a character at a
   // time: a regex's match arrays and groups cost more.
