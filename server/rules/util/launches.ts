@@ -2,6 +2,7 @@
 // their configuration with plain names and integers (`<<<rows, kBlock, 0, stream>>>`): those arguments are
 // read from the text, and their nodes (a wasm call each, and one per node for its type) only on demand.
 import type { Language, Node } from "web-tree-sitter";
+import { isSpaceCode } from "./charCodes";
 import type { FileIndex } from "./fileIndex";
 
 const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
@@ -169,11 +170,22 @@ function plainArgs(
   reserved: ReadonlySet<string>,
 ): string[] | undefined {
   if (!written.endsWith(">>>")) return undefined;
-  const args = written
-    .slice(3, -3)
-    .split(",")
-    .map((a) => a.trim());
-  if (!args.every((a) => INTEGER.test(a) || (WORD.test(a) && !reserved.has(a)))) return undefined;
+  // Each argument between the commas, trimmed, sliced once (no split list and untrimmed copies).
+  const args: string[] = [];
+  const stop = written.length - 3;
+  for (let start = 3; ;) {
+    const comma = written.indexOf(",", start);
+    const end = comma < 0 || comma > stop ? stop : comma;
+    let a = start;
+    let b = end;
+    while (a < b && isSpaceCode(written.charCodeAt(a))) a++;
+    while (b > a && isSpaceCode(written.charCodeAt(b - 1))) b--;
+    const arg = written.slice(a, b);
+    if (!INTEGER.test(arg) && !(WORD.test(arg) && !reserved.has(arg))) return undefined;
+    args.push(arg);
+    if (end === stop) break;
+    start = end + 1;
+  }
   // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
   return k.namedChildCount === args.length && (clean || !k.hasError) ? args : undefined;
 }
