@@ -216,10 +216,11 @@ export class Constants {
       const text = site && site !== "reassigned" ? bindingText(site.b, this.idx.text) : "";
       sites.push({ at, what: describeSite(site, text) });
       if (site === "reassigned") reassigned = true;
-      else if (site) found.push({ ...site, text });
+      else if (site) found.push({ b: site.b, isConst: site.isConst, text });
     }
     this.idx.facts.constantSites.set(name, sites);
-    const list = found.filter((f) => f.isConst || !reassigned).map(({ b, text }) => ({ b, text }));
+    // A reassigned name keeps its const bindings only (most names are not: no copy then).
+    const list = reassigned ? found.filter((f) => f.isConst) : found;
     this.bindings.set(name, list);
     return list;
   }

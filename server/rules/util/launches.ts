@@ -108,7 +108,7 @@ export function findLaunches(idx: FileIndex): Launch[] {
     const found = callAt(idx, at);
     if (!found) continue;
     const [call, k, clean] = found;
-    const written = text.slice(at, k.endIndex);
+    const written = text.slice(at, (clean && closeOf(text, at)) || k.endIndex);
     // Only where the text has a `//` or `/*` can a comment be among the arguments.
     const mayHoldComment = COMMENT_START.test(written);
     const plain = mayHoldComment ? undefined : plainArgs(written, k, clean, reserved);
@@ -118,6 +118,21 @@ export function findLaunches(idx: FileIndex): Launch[] {
 }
 
 const COMMENT_START = /\/[/*]/;
+
+/**
+ * The end of the `>>>` closing the `<<<` at `at`, read from the text where that is sure (else 0): for a
+ * syntax without errors, the first `>>>` after it where nothing between them can hold one otherwise (no
+ * `<`, `>`, comment, string or directive). Node.endIndex crosses into wasm.
+ */
+function closeOf(text: string, at: number): number {
+  const close = text.indexOf(">>>", at + 3);
+  if (close < 0) return 0;
+  for (let i = at + 3; i < close; i++) if (UNSURE.has(text.charCodeAt(i))) return 0;
+  return close + 3;
+}
+
+/** Characters that may put a `>>>` inside the arguments, or hide one: < > / " ' # \\. */
+const UNSURE: ReadonlySet<number> = new Set([..."<>/\"'#\\"].map((ch) => ch.charCodeAt(0)));
 const CALL_START = /^([A-Za-z_]\w*)\s*\(/;
 
 /** The offset of the `)` closing the `(` at `open` in `t` (argText's texts hold no strings), or -1. */
