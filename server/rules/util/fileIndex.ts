@@ -13,7 +13,7 @@ import { DependencyRecorder, type Dependency } from "./dependencies";
 import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
 import { findLaunches, type Launch } from "./launches";
-import { isWordCode } from "./charCodes";
+import { findDirectives, wordOffsets, type Directive } from "./textScans";
 
 /** A function definition and its [start, end) offsets. */
 export interface FunctionSpan {
@@ -253,6 +253,23 @@ export class FileIndex {
     return list;
   }
 
+  /** `words(word)` in [from, to), which may lie outside the window (then searched there, not kept). */
+  wordsIn(word: string, from: number, to: number): readonly number[] {
+    const { start, end } = this.window;
+    if (from < start || to > end) return wordOffsets(this.text, word, from, to);
+    const list = this.words(word);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    let stop = lo;
+    while (stop < list.length && list[stop]! < to) stop++;
+    return list.slice(lo, stop);
+  }
+
   /**
    * The innermost function definition containing `offset`, found top-down through the file's top-level
    * structure (templates, namespaces, `extern "C"`, preprocessor blocks, classes): Node.parent costs
@@ -386,50 +403,10 @@ export class FileIndex {
   }
 }
 
-/** Offsets in [from, to) where the identifier `word` is written as a whole word (what `\\bword\\b` matches). */
-export function wordOffsets(text: string, word: string, from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let at = text.indexOf(word, from); at >= 0 && at < to; at = text.indexOf(word, at + 1))
-    if (!isWordCode(text.charCodeAt(at - 1)) && !isWordCode(text.charCodeAt(at + word.length))) out.push(at);
-  return out;
-}
-
 /** The parent of `n` where it is a function definition. */
 function functionParent(n: Node): Node | undefined {
   const p = n.parent;
   return p?.type === "function_definition" ? p : undefined;
-}
-
-/** A preprocessor line: where it starts, where its `#` is and the directive's word (empty if none). */
-export interface Directive {
-  lineStart: number;
-  hash: number;
-  word: string;
-  /** The end of the word. */
-  end: number;
-}
-
-/** Character codes of the line terminators JavaScript's multiline `^` sees, and of the space and tab. */
-const LINE_END_CODES: ReadonlySet<number> = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
-const SPACE = 0x20;
-const TAB = 0x09;
-
-/** The preprocessor lines whose line starts in [from, to) (character codes: this runs on every edit). */
-function findDirectives(text: string, from: number, to: number): Directive[] {
-  const out: Directive[] = [];
-  for (let hash = text.indexOf("#", from); hash >= 0; hash = text.indexOf("#", hash + 1)) {
-    let lineStart = hash;
-    for (let c = text.charCodeAt(lineStart - 1); c === SPACE || c === TAB; c = text.charCodeAt(lineStart - 1))
-      lineStart--;
-    if (lineStart >= to) break;
-    if (lineStart < from || (lineStart > 0 && !LINE_END_CODES.has(text.charCodeAt(lineStart - 1)))) continue;
-    let start = hash + 1;
-    for (let c = text.charCodeAt(start); c === SPACE || c === TAB; c = text.charCodeAt(start)) start++;
-    let end = start;
-    while (isWordCode(text.charCodeAt(end))) end++;
-    out.push({ lineStart, hash, word: text.slice(start, end), end });
-  }
-  return out;
 }
 
 const QUALIFIER: ReadonlySet<string> = new Set(["type_qualifier"]);
