@@ -48,12 +48,15 @@ function unguardedUses(
   let off: readonly [number, number][] | undefined;
   const { text, window } = idx;
   // What `\b(__nv_bfloat16|nv_bfloat16)\b` matches in the window, found by indexOf (a regex scan makes a
-  // match array per match): the type ends at `end` = p + 11.
+  // match array per match) of its `bfloat` (V8 builds Boyer-Moore tables at every search for a longer
+  // string): the type ends at `end` = p + 11.
   for (
-    let p = text.indexOf(BF16, window.start);
-    p >= 0 && p < window.end + 2;
-    p = text.indexOf(BF16, p + 1)
+    let q = text.indexOf("bfloat", window.start + 3);
+    q >= 0 && q < window.end + 5;
+    q = text.indexOf("bfloat", q + 1)
   ) {
+    const p = q - 3;
+    if (!text.startsWith(BF16, p)) continue;
     const end = p + BF16.length;
     if (isWordCode(text.charCodeAt(end))) continue;
     const at = !isWordCode(text.charCodeAt(p - 1))

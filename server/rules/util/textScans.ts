@@ -2,11 +2,25 @@
 // fixed word's whole-word offsets (a regex scan makes a match array per match).
 import { isWordCode } from "./charCodes";
 
-/** Offsets in [from, to) where the identifier `word` is written as a whole word (what `\\bword\\b` matches). */
+/**
+ * Offsets in [from, to) where the identifier `word` is written as a whole word (what `\\bword\\b` matches).
+ * indexOf looks for a probe of 6 characters from its first letter past any leading `_`: V8 searches a
+ * longer pattern by Boyer-Moore, building its tables at every call, and a leading `_` is common in CUDA.
+ */
 export function wordOffsets(text: string, word: string, from: number, to: number): number[] {
+  let k = 0;
+  while (k < word.length - 1 && word.charCodeAt(k) === 0x5f) k++;
+  const probe = word.slice(k, k + 6);
   const out: number[] = [];
-  for (let at = text.indexOf(word, from); at >= 0 && at < to; at = text.indexOf(word, at + 1))
-    if (!isWordCode(text.charCodeAt(at - 1)) && !isWordCode(text.charCodeAt(at + word.length))) out.push(at);
+  for (let p = text.indexOf(probe, from + k); p >= 0 && p - k < to; p = text.indexOf(probe, p + 1)) {
+    const at = p - k;
+    if (
+      text.startsWith(word, at) &&
+      !isWordCode(text.charCodeAt(at - 1)) &&
+      !isWordCode(text.charCodeAt(at + word.length))
+    )
+      out.push(at);
+  }
   return out;
 }
 
