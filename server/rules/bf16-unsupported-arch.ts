@@ -3,11 +3,12 @@
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
 import { archOffRanges, inRanges } from "./util/archGuard";
+import { isWordCode } from "./util/charCodes";
 import { FileIndex, type FunctionInfo } from "./util/fileIndex";
 import { insertAfter, insertBefore } from "./util/nodes";
 
-/** The BF16 scalar type, as a tensor-core fragment's element type. */
-const BF16_TYPE = /\b(__nv_bfloat16|nv_bfloat16)\b/g;
+/** The BF16 scalar type (also written `__nv_bfloat16`), as a tensor-core fragment's element type. */
+const BF16 = "nv_bfloat16";
 
 /** The first and last statement of a function body: the span a guard wraps. */
 function bodyStatements(fn: Node): { first: Node; last: Node } | undefined {
@@ -45,9 +46,28 @@ function unguardedUses(
   // `fragment` is written in the function before the type, the tree need not be asked.
   const firstFragment = new Map<number, number>();
   let off: readonly [number, number][] | undefined;
-  for (const m of idx.scan(BF16_TYPE)) {
+  const { text, window } = idx;
+  // What `\b(__nv_bfloat16|nv_bfloat16)\b` matches in the window, found by indexOf (a regex scan makes a
+  // match array per match) of its `bfloat` (V8 builds Boyer-Moore tables at every search for a longer
+  // string): the type ends at `end` = p + 11.
+  for (
+    let q = text.indexOf("bfloat", window.start + 3);
+    q >= 0 && q < window.end + 5;
+    q = text.indexOf("bfloat", q + 1)
+  ) {
+    const p = q - 3;
+    if (!text.startsWith(BF16, p)) continue;
+    const end = p + BF16.length;
+    if (isWordCode(text.charCodeAt(end))) continue;
+    const at = !isWordCode(text.charCodeAt(p - 1))
+      ? p
+      : text.startsWith("__", p - 2) && !isWordCode(text.charCodeAt(p - 3))
+        ? p - 2
+        : -1;
+    if (at < window.start) continue;
+    if (at >= window.end) break;
     // Parameter lists are the host interface of a kernel; only the body is compiled per arch.
-    const fn = idx.deviceFunctionAt(m.index);
+    const fn = idx.deviceFunctionAt(at);
     if (!fn) continue;
     let first = firstFragment.get(fn.start);
     if (first === undefined) {
@@ -56,11 +76,11 @@ function unguardedUses(
       first = at < 0 ? fn.end : fn.start + at;
       firstFragment.set(fn.start, first);
     }
-    if (first >= m.index) continue;
+    if (first >= at) continue;
     off ??= offRanges();
-    if (inRanges(m.index, off)) continue;
-    const n = idx.nodeAt(m.index, m.index + m[0].length);
-    if (n.type !== "type_identifier" || n.startIndex !== m.index) continue;
+    if (inRanges(at, off)) continue;
+    const n = idx.nodeAt(at, end);
+    if (n.type !== "type_identifier" || n.startIndex !== at) continue;
     const args = n.parent?.type === "type_descriptor" ? n.parent.parent : undefined;
     const template = args?.type === "template_argument_list" ? args.parent : undefined;
     const name = template?.childForFieldName("name")?.text ?? "";

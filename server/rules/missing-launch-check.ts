@@ -69,10 +69,15 @@ class CheckFinder {
     // is not part of a word (the slice cannot tell). Names are words: a match never begins mid-word.
     const part = text.slice(start, Math.min(text.length, end + this.reach));
     re.lastIndex = 0;
-    for (let m = re.exec(part); m && m.index < end - start; m = re.exec(part)) {
-      const at = start + m.index;
-      if (m.index === 0 && start > 0 && isWordCode(text.charCodeAt(start - 1))) continue;
-      if (this.names(at, m[0].length)) return at;
+    // test, not exec (no match array per match): a match is a whole word, starting where the word ending
+    // at lastIndex starts in the slice.
+    while (re.test(part)) {
+      const e = re.lastIndex;
+      let i = e - 1;
+      while (i > 0 && isWordCode(part.charCodeAt(i - 1))) i--;
+      if (i >= end - start) break;
+      if (i === 0 && start > 0 && isWordCode(text.charCodeAt(start - 1))) continue;
+      if (this.names(start + i, e - i)) return start + i;
     }
     return undefined;
   }

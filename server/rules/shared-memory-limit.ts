@@ -73,10 +73,10 @@ function staticBytes(
 function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
   const consts = Constants.of(idx);
   const perScope = new Map<number, { bytes: number; first: Node }>();
-  for (const m of idx.scan(/\b__shared__\b/g)) {
-    const end = m.index + m[0].length;
-    const qual = sharedQualifier(idx, m.index, end);
-    const decl = qual ? qual.parent : idx.nodeAt(m.index, end).parent?.parent;
+  for (const at of idx.words("__shared__")) {
+    const end = at + 10; // "__shared__".length
+    const qual = sharedQualifier(idx, at, end);
+    const decl = qual ? qual.parent : idx.nodeAt(at, end).parent?.parent;
     if (decl?.type !== "declaration") continue;
     // Listing the children costs a node each: only a declaration whose text names `extern` can be one.
     if (
@@ -95,7 +95,10 @@ function staticUse(idx: FileIndex): { bytes: number; first: Node }[] {
   return [...perScope.values()];
 }
 
-/** Dynamic requests: the third launch argument, and the opt-in attribute's value. */
+/**
+ * Dynamic requests: the third launch argument, and the opt-in attribute's value. A launch's request of
+ * 48 KB or less is never over a limit (no target's is lower): it is left out, as most are (0 bytes).
+ */
 function dynamicRequests(
   idx: FileIndex,
   optsIn: boolean,
@@ -109,12 +112,14 @@ function dynamicRequests(
       // Read from the text where it is a plain name or integer: the node only for a finding.
       const smem = texts?.[2];
       const bytes = smem === undefined ? undefined : consts.valueOfPlain(smem);
-      if (bytes !== undefined) requests.push({ node: () => launch.config[2]!, bytes, launch: true });
+      if (bytes !== undefined && bytes > STATIC_LIMIT)
+        requests.push({ node: () => launch.config[2]!, bytes, launch: true });
       continue;
     }
     const smem = launch.config[2];
     const bytes = smem ? consts.value(smem) : undefined;
-    if (smem && bytes !== undefined) requests.push({ node: () => smem, bytes, launch: true });
+    if (smem && bytes !== undefined && bytes > STATIC_LIMIT)
+      requests.push({ node: () => smem, bytes, launch: true });
   }
   // The attribute's value counts only where its argument names the opt-in attribute: a text without that
   // name (`optsIn`) has no such call, and the scan for the calls is skipped.

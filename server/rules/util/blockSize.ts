@@ -84,9 +84,9 @@ function findBlockSizes(idx: FileIndex): KnownBlockSize[] {
         grid: () => consts.dims(grid),
       });
   }
-  for (const m of idx.scan(/\b__launch_bounds__\b/g)) {
-    const end = m.index + m[0].length;
-    const lb = idx.ownerOf(m.index, end, LAUNCH_BOUNDS) ?? idx.nodeAt(m.index, end).parent;
+  for (const at of idx.words("__launch_bounds__")) {
+    const end = at + 17; // "__launch_bounds__".length
+    const lb = idx.ownerOf(at, end, LAUNCH_BOUNDS) ?? idx.nodeAt(at, end).parent;
     if (lb?.type !== "launch_bounds") continue;
     const first = lb.namedChild(0);
     if (!first) continue;

@@ -61,6 +61,16 @@ export function typeSize(typeText: string): number | undefined {
 
 /** The value of an integer literal (`256`, `0x100`, `48u`, `1'024`), or undefined. */
 export function parseIntLiteral(text: string): number | undefined {
+  // Plain decimal digits (most literals) by char code, without the regexes and the copies below. Up to 15
+  // digits the sum is exact, as parseInt's; a leading 0 is octal (or 0 itself): the general path.
+  let v = 0;
+  let i = 0;
+  for (; i < text.length && i < 16; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    v = v * 10 + d;
+  }
+  if (i === text.length && i > 0 && i < 16 && (i === 1 || text.charCodeAt(0) !== 48)) return v;
   const t = text.replace(/'/g, "").replace(/[uUlL]+$/, "");
   if (/^0[xX][0-9a-fA-F]+$/.test(t)) return parseInt(t.slice(2), 16);
   if (/^0[bB][01]+$/.test(t)) return parseInt(t.slice(2), 2);
@@ -206,10 +216,11 @@ export class Constants {
       const text = site && site !== "reassigned" ? bindingText(site.b, this.idx.text) : "";
       sites.push({ at, what: describeSite(site, text) });
       if (site === "reassigned") reassigned = true;
-      else if (site) found.push({ ...site, text });
+      else if (site) found.push({ b: site.b, isConst: site.isConst, text });
     }
     this.idx.facts.constantSites.set(name, sites);
-    const list = found.filter((f) => f.isConst || !reassigned).map(({ b, text }) => ({ b, text }));
+    // A reassigned name keeps its const bindings only (most names are not: no copy then).
+    const list = reassigned ? found.filter((f) => f.isConst) : found;
     this.bindings.set(name, list);
     return list;
   }

@@ -4,7 +4,7 @@
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "./fileIndex";
 import { namedChildren } from "./nodes";
-import { isSpaceCode as isSpace } from "./charCodes";
+import { isSpaceCode as isSpace, isWordCode } from "./charCodes";
 
 /** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
 export type Binding =
@@ -21,29 +21,45 @@ export interface BindingSite {
 
 const NAME_NODES: ReadonlySet<string> = new Set(["identifier", "type_identifier"]);
 
+const EQ = 0x3d;
+const HASH = 0x23;
+
 /**
- * Whether the name at `index` may bind or rebind it there, from the text alone: a definition
- * (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`). Plain uses are not.
+ * Whether the name at [index, end) may bind or rebind it there, from the text alone: a definition
+ * (`#define N`, `T N = / ( / {`) or a write (`N =`, `N +=`, `++N`). Plain uses are not. Read by char
+ * code within 4 characters after the name and 12 before it (slices and regexes allocated at every
+ * candidate).
  */
-function mayBind(text: string, index: number, name: string): boolean {
-  const end = index + name.length;
-  // Every test below needs one of these characters first after (or last before) the name and spaces.
+function mayBind(text: string, index: number, end: number): boolean {
+  const aEnd = Math.min(end + 4, text.length);
   let a = end;
-  while (a < end + 4 && a < text.length && isSpace(text.charCodeAt(a))) a++;
+  while (a < aEnd && isSpace(text.charCodeAt(a))) a++;
+  if (a < aEnd) {
+    const c = text.charCodeAt(a);
+    const next = a + 1 < aEnd ? text.charCodeAt(a + 1) : -1;
+    // `N =`, `N (`, `N {`; `N++`, `N--`; `N op=`; `N <<=`, `N >>=`.
+    if (c === EQ || c === 0x28 || c === 0x7b) return true;
+    if ((c === 0x2b || c === 0x2d) && next === c) return true;
+    if (COMPOUND.has(c) && next === EQ) return true;
+    if ((c === 0x3c || c === 0x3e) && next === c && a + 2 < aEnd && text.charCodeAt(a + 2) === EQ)
+      return true;
+  }
+  const lo = Math.max(0, index - 12);
   let b = index;
-  while (b > index - 12 && b > 0 && isSpace(text.charCodeAt(b - 1))) b--;
-  if (
-    !(a < end + 4 && "=({+-*/%&|^<>".includes(text[a] ?? " ")) &&
-    !(b > index - 12 && "e+-".includes(text[b - 1] ?? " "))
-  )
-    return false;
-  const after = text.slice(end, end + 4);
-  const before = text.slice(Math.max(0, index - 12), index);
-  const isDef =
-    /#\s*define\s+$/.test(before) || /^\s*[=({]/.test(after) || /^\s*([-+*/%&|^]|<<|>>)=/.test(after);
-  const isIncDec = /(\+\+|--)\s*$/.test(before) || /^\s*(\+\+|--)/.test(after);
-  return isDef || isIncDec;
+  while (b > lo && isSpace(text.charCodeAt(b - 1))) b--;
+  if (b === lo) return false;
+  const c = text.charCodeAt(b - 1);
+  // `++N`, `--N`.
+  if ((c === 0x2b || c === 0x2d) && b - 2 >= lo && text.charCodeAt(b - 2) === c) return true;
+  // `#define N`: at least one space after `define`, any before it.
+  if (c !== 0x65 || b === index || b - 6 < lo || !text.startsWith("define", b - 6)) return false;
+  let h = b - 6;
+  while (h > lo && isSpace(text.charCodeAt(h - 1))) h--;
+  return h > lo && text.charCodeAt(h - 1) === HASH;
 }
+
+/** The operators of a compound assignment `op=` written with one character: - + * / % & | ^. */
+const COMPOUND: ReadonlySet<number> = new Set([..."-+*/%&|^"].map((ch) => ch.charCodeAt(0)));
 
 /**
  * Offsets in [from, to) where the word `name` (an identifier) may be bound (see mayBind): plain uses are
@@ -69,8 +85,15 @@ export function sitesOfNames(
   // Two names never match at one place: each match is a whole word.
   const re = new RegExp(`\\b(?:${names.join("|")})\\b`, "g");
   re.lastIndex = from;
-  for (let m = re.exec(text); m && m.index < to; m = re.exec(text))
-    if (mayBind(text, m.index, m[0])) out.get(m[0])!.push(m.index);
+  // test, not exec: no match array per match (names like `rows` match hundreds of times). A match is a
+  // whole word, so it starts where the word ending at lastIndex starts.
+  while (re.test(text)) {
+    const end = re.lastIndex;
+    let at = end - 1;
+    while (at > 0 && isWordCode(text.charCodeAt(at - 1))) at--;
+    if (at >= to) break;
+    if (mayBind(text, at, end)) out.get(text.slice(at, end))!.push(at);
+  }
   return out;
 }
 

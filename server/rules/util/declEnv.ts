@@ -146,10 +146,13 @@ export function envLines(text: string): string[] {
   }
   const aliases: [number, string][] = [];
   ALIAS_WORD.lastIndex = 0;
-  for (let w = ALIAS_WORD.exec(text); w; w = ALIAS_WORD.exec(text)) {
-    ALIAS_LINE.lastIndex = w.index;
+  // test, not exec (no match array per word): the word ends at lastIndex, `typedef` in f, `using` in g.
+  while (ALIAS_WORD.test(text)) {
+    const end = ALIAS_WORD.lastIndex;
+    const at = end - (text.charCodeAt(end - 1) === 0x66 ? 7 : 5);
+    ALIAS_LINE.lastIndex = at;
     const m = ALIAS_LINE.exec(text);
-    if (m) aliases.push([w.index, m[0]]);
+    if (m) aliases.push([at, m[0]]);
   }
   const out: string[] = [];
   let end = 0;

@@ -13,7 +13,7 @@ import { DependencyRecorder, type Dependency } from "./dependencies";
 import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
 import { findLaunches, type Launch } from "./launches";
-import { isWordCode } from "./charCodes";
+import { findDirectives, wordOffsets, type Directive } from "./textScans";
 
 /** A function definition and its [start, end) offsets. */
 export interface FunctionSpan {
@@ -69,6 +69,9 @@ const LOOP_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 const FUNCTION: ReadonlySet<string> = new Set(["function_definition"]);
+
+/** A loop's keyword (loops: its length is known from its last letter, r for, e while, o do). */
+const LOOP_KEYWORD = /\b(?:for|while|do)\b/g;
 
 /** Nodes that can hold function definitions at or near file level. */
 const CONTAINERS: ReadonlySet<string> = new Set([
@@ -204,14 +207,19 @@ export class FileIndex {
   deviceFunctions(): FunctionInfo[] {
     if (this.deviceFns) return this.deviceFns;
     const byId = new Map<number, FunctionInfo>();
-    for (const [at, word] of this.spaceWords()) {
-      const end = at + word.length;
+    // Every `__global__` and `__device__` in the window, in document order: the two lists merged.
+    const globals = this.words("__global__");
+    const devices = this.words("__device__");
+    for (let i = 0, j = 0; i < globals.length || j < devices.length;) {
+      const global = j === devices.length || (i < globals.length && globals[i]! < devices[j]!);
+      const at = global ? globals[i++]! : devices[j++]!;
+      const end = at + 10; // both words have 10 characters
       // ownerOf has read the type of what it gives: only the fallback's parent is asked for its own.
       const fn = this.ownerOf(at, end, FUNCTION) ?? functionParent(this.nodeAt(at, end));
       if (!fn) continue;
       const known = byId.get(fn.id);
       if (known) {
-        if (word === "__global__") known.space = "global";
+        if (global) known.space = "global";
         continue;
       }
       const body = fn.childForFieldName("body");
@@ -219,7 +227,7 @@ export class FileIndex {
       byId.set(fn.id, {
         node: fn,
         body,
-        space: word === "__global__" ? "global" : "device",
+        space: global ? "global" : "device",
         start: fn.startIndex,
         end: fn.endIndex,
       });
@@ -229,15 +237,37 @@ export class FileIndex {
     return out;
   }
 
+  private readonly wordLists = new Map<string, number[]>();
+
   /**
-   * Every `__global__` and `__device__` in the window, in document order: two scans for one word each
-   * cost less than one for either (a regex can skip ahead for one fixed word only).
+   * The offsets of the whole word `word` (an identifier such as `__shared__`) in the run's window, in
+   * order, found once per run and shared by the rules: by indexOf, as a regex scan makes a match array
+   * (and a generator step) per match.
    */
-  private spaceWords(): [number, string][] {
-    const out: [number, string][] = [];
-    for (const m of this.scan(/\b__global__\b/g)) out.push([m.index, "__global__"]);
-    for (const m of this.scan(/\b__device__\b/g)) out.push([m.index, "__device__"]);
-    return out.sort((a, b) => a[0] - b[0]);
+  words(word: string): readonly number[] {
+    let list = this.wordLists.get(word);
+    if (!list) {
+      list = wordOffsets(this.text, word, this.window.start, this.window.end);
+      this.wordLists.set(word, list);
+    }
+    return list;
+  }
+
+  /** `words(word)` in [from, to), which may lie outside the window (then searched there, not kept). */
+  wordsIn(word: string, from: number, to: number): readonly number[] {
+    const { start, end } = this.window;
+    if (from < start || to > end) return wordOffsets(this.text, word, from, to);
+    const list = this.words(word);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    let stop = lo;
+    while (stop < list.length && list[stop]! < to) stop++;
+    return list.slice(lo, stop);
   }
 
   /**
@@ -298,15 +328,25 @@ export class FileIndex {
   /** Loop statements in [from, to), from their keywords, in document order. */
   loops(from: number, to: number): Node[] {
     const out: Node[] = [];
-    for (const m of this.scan(/\b(for|while|do)\b/g, from, to)) {
-      const owner = this.ownerOf(m.index, m.index + m[0].length, LOOP_TYPES);
-      if (owner?.startIndex === m.index) {
+    // test, not exec (no match array per keyword): a match is a whole word, starting where the word
+    // ending at lastIndex starts.
+    const re = LOOP_KEYWORD;
+    const start = Math.max(from, this.window.start);
+    const stop = Math.min(to, this.window.end);
+    re.lastIndex = start;
+    while (re.test(this.text)) {
+      const end = re.lastIndex;
+      const at =
+        end - (this.text.charCodeAt(end - 1) === 0x72 ? 3 : this.text.charCodeAt(end - 1) === 0x65 ? 5 : 2);
+      if (at >= stop) break;
+      const owner = this.ownerOf(at, end, LOOP_TYPES);
+      if (owner?.startIndex === at) {
         out.push(owner); // its first token, at the match, is the keyword
         continue;
       }
-      const kw = this.nodeAt(m.index, m.index + m[0].length);
+      const kw = this.nodeAt(at, end);
       const loop = kw.parent;
-      if (loop && kw.type === m[0] && LOOP_TYPES.has(loop.type) && loop.startIndex === m.index)
+      if (loop && kw.type === this.text.slice(at, end) && LOOP_TYPES.has(loop.type) && loop.startIndex === at)
         out.push(loop);
     }
     return out;
@@ -367,38 +407,6 @@ export class FileIndex {
 function functionParent(n: Node): Node | undefined {
   const p = n.parent;
   return p?.type === "function_definition" ? p : undefined;
-}
-
-/** A preprocessor line: where it starts, where its `#` is and the directive's word (empty if none). */
-export interface Directive {
-  lineStart: number;
-  hash: number;
-  word: string;
-  /** The end of the word. */
-  end: number;
-}
-
-/** Character codes of the line terminators JavaScript's multiline `^` sees, and of the space and tab. */
-const LINE_END_CODES: ReadonlySet<number> = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
-const SPACE = 0x20;
-const TAB = 0x09;
-
-/** The preprocessor lines whose line starts in [from, to) (character codes: this runs on every edit). */
-function findDirectives(text: string, from: number, to: number): Directive[] {
-  const out: Directive[] = [];
-  for (let hash = text.indexOf("#", from); hash >= 0; hash = text.indexOf("#", hash + 1)) {
-    let lineStart = hash;
-    for (let c = text.charCodeAt(lineStart - 1); c === SPACE || c === TAB; c = text.charCodeAt(lineStart - 1))
-      lineStart--;
-    if (lineStart >= to) break;
-    if (lineStart < from || (lineStart > 0 && !LINE_END_CODES.has(text.charCodeAt(lineStart - 1)))) continue;
-    let start = hash + 1;
-    for (let c = text.charCodeAt(start); c === SPACE || c === TAB; c = text.charCodeAt(start)) start++;
-    let end = start;
-    while (isWordCode(text.charCodeAt(end))) end++;
-    out.push({ lineStart, hash, word: text.slice(start, end), end });
-  }
-  return out;
 }
 
 const QUALIFIER: ReadonlySet<string> = new Set(["type_qualifier"]);

@@ -2,6 +2,7 @@
 // their configuration with plain names and integers (`<<<rows, kBlock, 0, stream>>>`): those arguments are
 // read from the text, and their nodes (a wasm call each, and one per node for its type) only on demand.
 import type { Language, Node } from "web-tree-sitter";
+import { isSpaceCode } from "./charCodes";
 import type { FileIndex } from "./fileIndex";
 
 const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
@@ -107,7 +108,7 @@ export function findLaunches(idx: FileIndex): Launch[] {
     const found = callAt(idx, at);
     if (!found) continue;
     const [call, k, clean] = found;
-    const written = text.slice(at, k.endIndex);
+    const written = text.slice(at, (clean && closeOf(text, at)) || k.endIndex);
     // Only where the text has a `//` or `/*` can a comment be among the arguments.
     const mayHoldComment = COMMENT_START.test(written);
     const plain = mayHoldComment ? undefined : plainArgs(written, k, clean, reserved);
@@ -117,6 +118,21 @@ export function findLaunches(idx: FileIndex): Launch[] {
 }
 
 const COMMENT_START = /\/[/*]/;
+
+/**
+ * The end of the `>>>` closing the `<<<` at `at`, read from the text where that is sure (else 0): for a
+ * syntax without errors, the first `>>>` after it where nothing between them can hold one otherwise (no
+ * `<`, `>`, comment, string or directive). Node.endIndex crosses into wasm.
+ */
+function closeOf(text: string, at: number): number {
+  const close = text.indexOf(">>>", at + 3);
+  if (close < 0) return 0;
+  for (let i = at + 3; i < close; i++) if (UNSURE.has(text.charCodeAt(i))) return 0;
+  return close + 3;
+}
+
+/** Characters that may put a `>>>` inside the arguments, or hide one: < > / " ' # \\. */
+const UNSURE: ReadonlySet<number> = new Set([..."<>/\"'#\\"].map((ch) => ch.charCodeAt(0)));
 const CALL_START = /^([A-Za-z_]\w*)\s*\(/;
 
 /** The offset of the `)` closing the `(` at `open` in `t` (argText's texts hold no strings), or -1. */
@@ -169,11 +185,22 @@ function plainArgs(
   reserved: ReadonlySet<string>,
 ): string[] | undefined {
   if (!written.endsWith(">>>")) return undefined;
-  const args = written
-    .slice(3, -3)
-    .split(",")
-    .map((a) => a.trim());
-  if (!args.every((a) => INTEGER.test(a) || (WORD.test(a) && !reserved.has(a)))) return undefined;
+  // Each argument between the commas, trimmed, sliced once (no split list and untrimmed copies).
+  const args: string[] = [];
+  const stop = written.length - 3;
+  for (let start = 3; ;) {
+    const comma = written.indexOf(",", start);
+    const end = comma < 0 || comma > stop ? stop : comma;
+    let a = start;
+    let b = end;
+    while (a < b && isSpaceCode(written.charCodeAt(a))) a++;
+    while (b > a && isSpaceCode(written.charCodeAt(b - 1))) b--;
+    const arg = written.slice(a, b);
+    if (!INTEGER.test(arg) && !(WORD.test(arg) && !reserved.has(arg))) return undefined;
+    args.push(arg);
+    if (end === stop) break;
+    start = end + 1;
+  }
   // The tree agrees: as many arguments, and no error among them (a wasm call each, but no node made).
   return k.namedChildCount === args.length && (clean || !k.hasError) ? args : undefined;
 }

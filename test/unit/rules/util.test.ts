@@ -133,6 +133,20 @@ describe("constant sites", () => {
   });
 });
 
+describe("whole words in the file index", () => {
+  it("are the offsets a \\bword\\b scan finds, in the window or any range", async () => {
+    const text = "__shared__ int a; x__shared__ __shared___ (__shared__)\n__shared__";
+    const idx = await index(text);
+    const scan = (from: number, to: number) =>
+      [...text.matchAll(/\b__shared__\b/g)].map((m) => m.index).filter((i) => i >= from && i < to);
+    assert.deepEqual(idx.words("__shared__"), scan(0, text.length));
+    assert.deepEqual(idx.words("__shared__").length, 3);
+    for (let from = 0; from <= text.length; from += 7)
+      for (let to = from; to <= text.length; to += 5)
+        assert.deepEqual(idx.wordsIn("__shared__", from, to), scan(from, to), `${from}-${to}`);
+  });
+});
+
 describe("environment lines", () => {
   it("are the matches of the one regex over macro, include and alias lines, overlaps included", () => {
     const one = /#[ \t]*(?:define|include)\b(?:[^\n]*\\\r?\n)*[^\n]*|\b(?:typedef|using)\b[^;{}]*;/g;
