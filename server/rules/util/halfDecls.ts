@@ -5,9 +5,9 @@
 import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
-import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
+import type { FileIndex, FunctionSpan, PlacedHalfEntry } from "./fileIndex";
 import { eachWholeWord, halfName, readHalfTypes, type HalfToken } from "./halfText";
-import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
+import { HalfScope, isIdentifier, type HalfEntry, type HalfKind } from "./halfTypes";
 import { isSpaceCode, isWordCode } from "./charCodes";
 
 export interface FunctionHalfScope {
@@ -106,19 +106,20 @@ function otherTypeBefore(code: string, lo: number, at: number): boolean {
 }
 
 /**
- * The names of `names` also declared with a non-half type in [from, to) of the code (`float d =`,
+ * The names `decls` declare (identifiers, each once) also declared with a non-half type in [from, to) of the code (`float d =`,
  * `float2 q[`), and where the names occur there. Looks only at the names' occurrences (as whole words
  * followed by `=`, `;`, `,`, `[` or `)` within 8 characters): cheaper than reading every declaration.
  */
 function declaredOtherwise(
   idx: FileIndex,
-  names: readonly string[],
+  decls: readonly HalfEntry[],
   from: number,
   to: number,
 ): { shadowed: Set<string>; uses: NameUses } {
   const shadowed = new Set<string>();
   const uses: NameUses = { at: [], words: [] };
-  const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
+  const words: string[] = [];
+  for (const { name } of decls) if (isIdentifier(name) && !words.includes(name)) words.push(name);
   if (words.length === 0) return { shadowed, uses };
   let longest = 0;
   for (const w of words) longest = Math.max(longest, w.length);
@@ -190,9 +191,15 @@ interface Region {
   decls: HalfEntry[];
 }
 
+interface FunctionRegion {
+  span: FunctionSpan;
+  decls: HalfEntry[];
+}
+
 function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefined): HalfDecls {
   const fileEntries: PlacedHalfEntry[] = [];
-  const perFn = new Map<number, Region>();
+  // By the function's start: functionSpanAt's functions are outermost definitions, which do not overlap.
+  const perFn = new Map<number, FunctionRegion>();
   const perStruct = new Map<number, Region>();
   const inits: HalfDecls["initializers"] = [];
   const tokens = windowTokens(idx, aliases);
@@ -202,10 +209,10 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   idx.facts.halfNames = idx.carried?.halfNames.length
     ? [...idx.carried.halfNames, ...names].sort((a, b) => a.at - b.at)
     : names;
-  const add = (into: Map<number, Region>, node: Node, entry: HalfEntry): void => {
-    const r = into.get(node.id) ?? { node, decls: [] };
+  const addToStruct = (node: Node, entry: HalfEntry): void => {
+    const r = perStruct.get(node.id) ?? { node, decls: [] };
     r.decls.push(entry);
-    into.set(node.id, r);
+    perStruct.set(node.id, r);
   };
   const defines = tokens.length > 0 ? defineRanges(idx) : [];
   let d = 0;
@@ -213,14 +220,18 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
     if (!h) continue;
     while (d < defines.length && defines[d]![1] <= h.at) d++;
     if (d < defines.length && defines[d]![0] <= h.at) continue;
-    const fn = idx.functionAt(h.at);
+    const fn = idx.functionSpanAt(h.at);
     const place = fn || h.entries.length === 0 ? "file" : placeOf(idx, h.at);
     if (place === "block") continue;
-    for (const entry of h.entries) {
-      if (fn) add(perFn, fn, entry);
-      else if (place !== "file") add(perStruct, place, entry);
-      else fileEntries.push({ offset: h.at, entry });
-    }
+    if (fn && h.entries.length > 0) {
+      const r = perFn.get(fn.start);
+      if (r) r.decls.push(...h.entries);
+      else perFn.set(fn.start, { span: fn, decls: [...h.entries] });
+    } else
+      for (const entry of h.entries) {
+        if (place !== "file") addToStruct(place, entry);
+        else fileEntries.push({ offset: h.at, entry });
+      }
     for (const init of h.inits)
       inits.push({ name: init.name, start: init.start, end: init.end, kind: h.kind });
   }
@@ -240,17 +251,16 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   // A member function sees its struct's members: its scope lies inside the struct's (the innermost one).
   const structAt = (at: number): FunctionHalfScope | undefined =>
     structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
-  const functions = [...perFn.values()]
-    .map(({ node, decls }) => {
-      const [start, end] = [node.startIndex, node.endIndex];
-      const scope = new HalfScope(decls, structAt(start)?.scope ?? file);
-      // The same name also declared with a non-half type in the function: its type depends on the branch.
-      const names = [...new Set(decls.map((d) => d.name))];
-      const { shadowed, uses } = declaredOtherwise(idx, names, start, end);
-      for (const name of shadowed) scope.shadow(name);
-      return { node, start, end, scope, uses };
-    })
-    .sort((a, b) => a.start - b.start);
+  const functions: FunctionHalfScope[] = [];
+  for (const { span, decls } of perFn.values()) {
+    const { node, start, end } = span;
+    const scope = new HalfScope(decls, structs.length > 0 ? (structAt(start)?.scope ?? file) : file);
+    // The same name also declared with a non-half type in the function: its type depends on the branch.
+    const { shadowed, uses } = declaredOtherwise(idx, decls, start, end);
+    for (const name of shadowed) scope.shadow(name);
+    functions.push({ node, start, end, scope, uses });
+  }
+  functions.sort((a, b) => a.start - b.start);
   return {
     file,
     initializers: inits,

@@ -56,7 +56,7 @@ const AUTO_CAST_DECL =
   /\bauto\b[\s*&]*(?:(?:const|__restrict__|volatile)\b[\s*&]*)*([A-Za-z_]\w*)\s*=\s*(?:reinterpret_cast|static_cast)\s*<\s*(?:(?:const|volatile)\s+)*$/;
 
 /** Qualifiers that may stand between the start of a declaration and its type. */
-const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
+const QUALIFIER_WORDS: readonly string[] = [
   "const",
   "volatile",
   "static",
@@ -69,7 +69,18 @@ const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
   "register",
   "inline",
   "__forceinline__",
-]);
+];
+const SHARED = QUALIFIER_WORDS.indexOf("__shared__");
+
+/** The index in QUALIFIER_WORDS of the word text[k, j), or -1: compared in place, without a slice per word. */
+function qualifierAt(text: string, k: number, j: number): number {
+  const n = j - k;
+  for (let q = 0; q < QUALIFIER_WORDS.length; q++) {
+    const w = QUALIFIER_WORDS[q]!;
+    if (w.length === n && text.startsWith(w, k)) return q;
+  }
+  return -1;
+}
 
 const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE, COMMA, SEMICOLON] = [
   ..."([{)]},;",
@@ -103,9 +114,9 @@ function before(
     while (j > lo && isSpace(text, j - 1)) j--;
     let k = j;
     while (k > lo && isWord(text, k - 1)) k--;
-    const word = text.slice(k, j);
-    if (k === j || !QUALIFIER_WORDS.has(word)) break;
-    if (word === "__shared__") shared = true;
+    const q = k === j ? -1 : qualifierAt(text, k, j);
+    if (q < 0) break;
+    if (q === SHARED) shared = true;
     i = k;
   }
   let b = i;
@@ -124,6 +135,21 @@ function before(
 
 /** Characters after which a statement (a declaration) starts: `;`, `{`, `}`, `:` (a label), `>` (a template header). */
 const STATEMENT_ENDS: ReadonlySet<number> = new Set([...";{}:>"].map((c) => c.charCodeAt(0)));
+
+/** FUNCTION_NAME tried where a type name ends (sticky), on the 200 characters from `end`. */
+const FUNCTION_NAME = /\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/y;
+
+/**
+ * `/^\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/` on the 200 characters from `end`: a function's name
+ * follows. Tried in place (sticky); a match running past those characters is tried again on them.
+ */
+function namesFunction(text: string, end: number): boolean {
+  FUNCTION_NAME.lastIndex = end;
+  if (!FUNCTION_NAME.test(text)) return false;
+  if (FUNCTION_NAME.lastIndex <= end + 200) return true;
+  FUNCTION_NAME.lastIndex = 0;
+  return FUNCTION_NAME.test(text.slice(end, end + 200));
+}
 
 /**
  * Reads `const __half* __restrict__ x` (a parameter) or `__half a = b, *p;` (a declaration) after a half
@@ -144,8 +170,7 @@ function readDeclaration(
   if (!isParam && !isDecl) return { reach: end };
   // `__half f(...)` and `__half f<T>(...)` are functions returning __half, not variables (checked before
   // looking for the end of the statement, which for a definition lies past its body).
-  if (!isParam && /^\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/.test(text.slice(end, end + 200)))
-    return { reach: end + 200 };
+  if (!isParam && namesFunction(text, end)) return { reach: end + 200 };
   // The declarators run to the end of the parameter (`,` or `)` at depth 0) or of the statement (`;`).
   let depth = 0;
   let i = end;
@@ -191,12 +216,26 @@ function typeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp {
     : new RegExp(`\\b(${names.join("|")})\\b|${HALF_TYPE.source}`, "g");
 }
 
-/** `A::floatX`, `x.floatX`, `floatX::y`: a member's name, not the alias. */
+const [DOT, COLON, MINUS, GREATER] = [...".:->"].map((c) => c.charCodeAt(0));
+
+/**
+ * `A::floatX`, `x.floatX`, `floatX::y`: a member's name, not the alias. `/(::|\.|->)\s*$/` on the 4
+ * characters before the name and `/^\s*::/` on the 4 after it, read by character code.
+ */
 function qualifiedName(text: string, start: number, end: number): boolean {
-  return (
-    /(::|\.|->)\s*$/.test(text.slice(Math.max(0, start - 4), start)) ||
-    /^\s*::/.test(text.slice(end, end + 4))
-  );
+  const lo = Math.max(0, start - 4);
+  let i = start;
+  while (i > lo && isSpace(text, i - 1)) i--;
+  if (i > lo && text.charCodeAt(i - 1) === DOT) return true;
+  if (i - 2 >= lo) {
+    const a = text.charCodeAt(i - 2);
+    const b = text.charCodeAt(i - 1);
+    if ((a === COLON && b === COLON) || (a === MINUS && b === GREATER)) return true;
+  }
+  const stop = Math.min(text.length, end + 4);
+  let j = end;
+  while (j < stop && isSpace(text, j)) j++;
+  return j + 2 <= stop && text.charCodeAt(j) === COLON && text.charCodeAt(j + 1) === COLON;
 }
 
 /** `/^\s*[*&A-Za-z_]/` on the 40 characters from `end`, without the slice and regex. */
@@ -223,31 +262,38 @@ export function readHalfTypes(
   const tokens: HalfToken[] = [];
   const re = typeNames(aliases);
   re.lastIndex = from;
-  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
-    const end = m.index + m[0].length;
-    if (!halfKindOfType(m[0]) && qualifiedName(text, m.index, end)) continue;
-    const token: HalfToken = { at: m.index, reach: end + 40 };
+  // test, not exec: no match array per name. A match is a whole word: it starts where the word ending at
+  // lastIndex does.
+  while (re.test(text)) {
+    const end = re.lastIndex;
+    let at = end;
+    while (at > 0 && isWord(text, at - 1)) at--;
+    if (at >= to) break;
+    const name = text.slice(at, end);
+    const typeKind = halfKindOfType(name);
+    if (!typeKind && qualifiedName(text, at, end)) continue;
+    const token: HalfToken = { at, reach: end + 40 };
     tokens.push(token);
     // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
     if (!startsDeclarator(text, end)) continue;
-    const kind = halfKindOfType(m[0]) ?? aliases?.get(m[0]);
+    const kind = typeKind ?? aliases?.get(name);
     if (!kind) continue;
-    const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);
+    const { decl, reach, declEnd } = readDeclaration(text, kind, at, end);
     token.reach = Math.max(token.reach, reach);
     if (decl) {
       token.declEnd = declEnd;
-      token.read = { at: m.index, kind, ...decl };
+      token.read = { at, kind, entries: decl.entries, inits: decl.inits };
       continue;
     }
     // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
     // The regex is tried at every offset of the slice: first, is `auto` there at all?
-    const back = text.slice(Math.max(0, m.index - HALF_LOOK_BACK), m.index);
+    const back = text.slice(Math.max(0, at - HALF_LOOK_BACK), at);
     const autoDecl = back.includes("auto") ? AUTO_CAST_DECL.exec(back) : null;
     const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(text.slice(end, end + 40)) : null;
     if (autoDecl && stars) {
       const indirection = (stars[1]!.match(/\*/g) ?? []).length;
       const entry = { name: autoDecl[1]!, type: { kind, indirection, shared: false, array: false } };
-      token.read = { at: m.index, kind, entries: [entry], inits: [] };
+      token.read = { at, kind, entries: [entry], inits: [] };
     }
   }
   return tokens;

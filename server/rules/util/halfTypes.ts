@@ -2,7 +2,7 @@
 // conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
 import type { Node } from "web-tree-sitter";
 import { declaredName, namedChildren, unparen } from "./nodes";
-import { isWordCode } from "./charCodes";
+import { isSpaceCode, isWordCode } from "./charCodes";
 
 export type HalfKind = "half" | "bf16" | "half2" | "bf162";
 
@@ -90,11 +90,23 @@ const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_B
   ..."([{)]},=",
 ].map((c) => c.charCodeAt(0));
 
+/**
+ * `/^[A-Za-z_]\w*$/.test(s)` by character code: a regex literal in a callback is a new RegExp object at
+ * every call.
+ */
+export function isIdentifier(s: string): boolean {
+  if (s.length === 0) return false;
+  const c = s.charCodeAt(0);
+  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return false;
+  for (let i = 1; i < s.length; i++) if (!isWordCode(s.charCodeAt(i))) return false;
+  return true;
+}
+
 /** Does text[from, to) end with a word character and then only spaces (`/\w\s*$/`)? */
 function endsWithWord(text: string, from: number, to: number): boolean {
   let j = to;
-  while (j > from && /\s/.test(text[j - 1]!)) j--;
-  return j > from && /\w/.test(text[j - 1]!);
+  while (j > from && isSpaceCode(text.charCodeAt(j - 1))) j--;
+  return j > from && isWordCode(text.charCodeAt(j - 1));
 }
 
 /**
@@ -245,8 +257,11 @@ export class HalfScope {
 
   /** halfNames that are identifiers (regex-safe), made once: each rule of a run asks for them. */
   halfWords(): readonly string[] {
-    this.words ??= this.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
-    return this.words;
+    if (this.words) return this.words;
+    const out: string[] = [];
+    for (const [n, t] of this.names) if (t && isIdentifier(n)) out.push(n);
+    this.words = out;
+    return out;
   }
 
   /** The half type of an expression when it is known. */
