@@ -6,8 +6,8 @@ import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, FunctionSpan, PlacedHalfEntry } from "./fileIndex";
-import { eachWholeWord, halfName, readHalfTypes, type HalfToken } from "./halfText";
-import { HalfScope, isIdentifier, type HalfEntry, type HalfKind } from "./halfTypes";
+import { eachWholeWord, readHalfTypes, type HalfName, type HalfToken } from "./halfText";
+import { HalfScope, isIdentifier, WordList, type HalfEntry, type HalfKind } from "./halfTypes";
 import { isSpaceCode, isWordCode } from "./charCodes";
 
 export interface FunctionHalfScope {
@@ -75,12 +75,12 @@ function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
 }
 
 /** Non-half scalar and vector types: `const float d = …` next to `const half d = …` makes `d` unknown. */
-const OTHER_TYPES: ReadonlySet<string> = new Set(
+const OTHER_TYPES = new WordList(
   "float|double|int|unsigned|long|short|char|bool|size_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|uint64_t|float2|float3|float4|int2|int4|uint2|uint4".split(
     "|",
   ),
 );
-const QUALIFIERS: ReadonlySet<string> = new Set(["const", "__restrict__", "volatile"]);
+const QUALIFIERS = new WordList(["const", "__restrict__", "volatile"]);
 
 /** `\s`, `*` or `&`. */
 const isPointerGap = (c: number): boolean =>
@@ -98,10 +98,9 @@ function otherTypeBefore(code: string, lo: number, at: number): boolean {
     while (i > lo && isPointerGap(code.charCodeAt(i - 1))) i--;
     const end = i;
     while (i > lo && isWordCode(code.charCodeAt(i - 1))) i--;
-    const word = code.slice(i, end);
-    if (OTHER_TYPES.has(word)) return true;
+    if (OTHER_TYPES.has(code, i, end)) return true;
     // A qualifier follows its type after `\s`, `*` or `&`: one must come before it.
-    if (!QUALIFIERS.has(word) || i === lo || !isPointerGap(code.charCodeAt(i - 1))) return false;
+    if (!QUALIFIERS.has(code, i, end) || i === lo || !isPointerGap(code.charCodeAt(i - 1))) return false;
   }
 }
 
@@ -163,8 +162,12 @@ function windowTokens(idx: FileIndex, aliases: Map<string, HalfKind> | undefined
 
 /** A token read at offsets `by` characters before its place in the file, moved there. */
 function movedToken(t: HalfToken, by: number): HalfToken {
-  const out: HalfToken = { at: t.at + by, reach: t.reach + by };
-  if (t.declEnd !== undefined) out.declEnd = t.declEnd + by;
+  const out: HalfToken = {
+    at: t.at + by,
+    reach: t.reach + by,
+    declEnd: t.declEnd === undefined ? undefined : t.declEnd + by,
+    read: undefined,
+  };
   const r = t.read;
   if (r) {
     const inits = r.inits.map((i) => ({ name: i.name, start: i.start + by, end: i.end + by }));
@@ -203,8 +206,9 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   const perStruct = new Map<number, Region>();
   const inits: HalfDecls["initializers"] = [];
   const tokens = windowTokens(idx, aliases);
-  // A windowed run read only its window: the names elsewhere come from earlier runs.
-  const names = tokens.map(halfName);
+  // A windowed run read only its window: the names elsewhere come from earlier runs. The tokens have
+  // HalfName's fields, and nothing changes them: kept as they are.
+  const names: HalfName[] = tokens;
   // Tokens come in document order: only names carried from earlier runs need sorting in.
   idx.facts.halfNames = idx.carried?.halfNames.length
     ? [...idx.carried.halfNames, ...names].sort((a, b) => a.at - b.at)
