@@ -254,7 +254,7 @@ function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
     }
     // The function's declared names as halfDecls found them in its code: its half words are those of
     // them with a half type here (a name in a comment or literal is no identifier's).
-    for (let i = 0; i < uses.at.length; i++) {
+    for (let i = uses.first; i < uses.end; i++) {
       const index = uses.at[i]!;
       if (index < from || index >= to) continue;
       const t = scope.lookup(uses.words[i]!);

@@ -7,7 +7,7 @@ import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
 import type { FileIndex, FunctionSpan, PlacedHalfEntry } from "./fileIndex";
 import { eachWholeWord, readHalfTypes, type HalfName, type HalfToken } from "./halfText";
-import { HalfScope, isIdentifier, WordList, type HalfEntry, type HalfKind } from "./halfTypes";
+import { appended, HalfScope, isIdentifier, WordList, type HalfEntry, type HalfKind } from "./halfTypes";
 import { isSpaceCode, isWordCode } from "./charCodes";
 
 export interface FunctionHalfScope {
@@ -23,10 +23,15 @@ export interface FunctionHalfScope {
   uses?: NameUses;
 }
 
-/** Occurrences of names as whole words: `words[i]` at offset `at[i]` of the file. */
+/**
+ * Occurrences of names as whole words: `words[i]` at offset `at[i]` of the file, for i in [first, end).
+ * The lists are the file's, shared by its functions (one pair, not two small lists per function).
+ */
 export interface NameUses {
   at: number[];
   words: string[];
+  first: number;
+  end: number;
 }
 
 export interface HalfDecls {
@@ -105,37 +110,42 @@ function otherTypeBefore(code: string, lo: number, at: number): boolean {
 }
 
 /**
- * The names `decls` declare (identifiers, each once) also declared with a non-half type in [from, to) of the code (`float d =`,
- * `float2 q[`), and where the names occur there. Looks only at the names' occurrences (as whole words
- * followed by `=`, `;`, `,`, `[` or `)` within 8 characters): cheaper than reading every declaration.
+ * Where the names `decls` declare (identifiers, each once) occur in [from, to) of the code; the names also
+ * declared there with a non-half type (`float d =`, `float2 q[`) are shadowed in `scope`. Looks only at
+ * the names' occurrences (as whole words followed by `=`, `;`, `,`, `[` or `)` within 8 characters):
+ * cheaper than reading every declaration.
  */
 function declaredOtherwise(
   idx: FileIndex,
   decls: readonly HalfEntry[],
   from: number,
   to: number,
-): { shadowed: Set<string>; uses: NameUses } {
-  const shadowed = new Set<string>();
-  const uses: NameUses = { at: [], words: [] };
+  scope: HalfScope,
+  all: { at: number[]; words: string[] },
+): NameUses {
+  const uses: NameUses = { at: all.at, words: all.words, first: all.at.length, end: all.at.length };
   const words: string[] = [];
   for (const { name } of decls) if (isIdentifier(name) && !words.includes(name)) words.push(name);
-  if (words.length === 0) return { shadowed, uses };
+  if (words.length === 0) return uses;
   let longest = 0;
   for (const w of words) longest = Math.max(longest, w.length);
   // What the search reads: from the character before the function to the longest name and 8 more after it.
   const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + longest + 9));
   const lo = from - base;
+  let shadowed: string[] | undefined;
   eachWholeWord(code, words, lo, to - base, (index, word) => {
     uses.at.push(base + index);
     uses.words.push(word);
     if (
-      !shadowed.has(word) &&
+      !shadowed?.includes(word) &&
       declaratorEnd(code, index + word.length) &&
       otherTypeBefore(code, Math.max(lo, index - 48), index)
     )
-      shadowed.add(word);
+      shadowed = appended(shadowed, word);
   });
-  return { shadowed, uses };
+  if (shadowed) for (const name of shadowed) scope.shadow(name);
+  uses.end = all.at.length;
+  return uses;
 }
 
 /** `(?=\s{0,7}[=;,[)])` at `end`: a declarator's name ends there. */
@@ -256,12 +266,12 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   const structAt = (at: number): FunctionHalfScope | undefined =>
     structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
   const functions: FunctionHalfScope[] = [];
+  const allUses: { at: number[]; words: string[] } = { at: [], words: [] };
   for (const { span, decls } of perFn.values()) {
     const { node, start, end } = span;
     const scope = new HalfScope(decls, structs.length > 0 ? (structAt(start)?.scope ?? file) : file);
     // The same name also declared with a non-half type in the function: its type depends on the branch.
-    const { shadowed, uses } = declaredOtherwise(idx, decls, start, end);
-    for (const name of shadowed) scope.shadow(name);
+    const uses = declaredOtherwise(idx, decls, start, end, scope, allUses);
     functions.push({ node, start, end, scope, uses });
   }
   functions.sort((a, b) => a.start - b.start);
