@@ -9,7 +9,7 @@ import { FileIndex } from "./util/fileIndex";
 import { switchesSet, type Switches } from "./util/buildSwitches";
 import { halfDecls, type HalfDecls } from "./util/halfDecls";
 import { isSpace, isWord } from "./util/halfText";
-import type { HalfKind, HalfScope } from "./util/halfTypes";
+import { WordList, type HalfKind, type HalfScope } from "./util/halfTypes";
 import { replaceNode, unparen } from "./util/nodes";
 
 const TO_FLOAT: Readonly<Partial<Record<HalfKind, string>>> = {
@@ -78,7 +78,7 @@ function isArithmeticValue(node: Node, scope: HalfScope): boolean {
 }
 
 /** The arithmetic types of `float v = x[i];` declarations. */
-const ARITH_TYPES: ReadonlySet<string> = new Set([
+const ARITH_TYPES = new WordList([
   "float",
   "double",
   "int",
@@ -126,7 +126,7 @@ function arithDeclAt(text: string, eq: number): ArithDecl | undefined {
   while (k > 0 && spaceAt(text, k - 1)) k--;
   if (k === nameStart) return undefined;
   const typeStart = wordStart(text, k);
-  if (!ARITH_TYPES.has(text.slice(typeStart, k))) return undefined;
+  if (!ARITH_TYPES.has(text, typeStart, k)) return undefined;
   let i = eq + 1;
   while (i < text.length && spaceAt(text, i)) i++;
   if (text.charCodeAt(i) === 40) i++;
@@ -137,7 +137,8 @@ function arithDeclAt(text: string, eq: number): ArithDecl | undefined {
   let c = typeStart;
   while (c > 0 && spaceAt(text, c - 1)) c--;
   const constStart = c < typeStart ? wordStart(text, c) : c;
-  const index = c < typeStart && text.slice(constStart, c) === "const" ? constStart : typeStart;
+  const index =
+    c < typeStart && c - constStart === 5 && text.startsWith("const", constStart) ? constStart : typeStart;
   return { index, typeStart, nameStart, nameEnd, first: text.slice(i, e) };
 }
 

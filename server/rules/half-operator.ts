@@ -206,40 +206,62 @@ function dereferenced(text: string, at: number): boolean {
   return i > lo && text.charCodeAt(i - 1) === 42;
 }
 
+/** Adds the operators that the name at [index, index + length) is an operand of, if the text allows one. */
+function operandAt(idx: FileIndex, candidates: Map<number, Node>, index: number, length: number): void {
+  if (!operatorNearby(idx.text, index, index + length)) return;
+  const id = idx.nodeAt(index, index + length);
+  if (id.type === "identifier" && id.startIndex === index) climb(id, candidates);
+}
+
+/** A use of a half-typed name of type `t`: a pointer is only a half value when subscripted or dereferenced (`in + offset` is pointer arithmetic). */
+function halfUse(
+  idx: FileIndex,
+  candidates: Map<number, Node>,
+  index: number,
+  word: string,
+  t: HalfType,
+): void {
+  if (t.indirection > 0 && !subscripted(idx.text, index + word.length) && !dereferenced(idx.text, index))
+    return;
+  operandAt(idx, candidates, index, word.length);
+}
+
 /** Candidate operator nodes, in document order: the parents of every use of a half-typed name or half-returning intrinsic. */
 function candidateOperators(idx: FileIndex, decls: HalfDecls): Node[] {
   const candidates = new Map<number, Node>();
-  const at = (index: number, length: number): void => {
-    if (!operatorNearby(idx.text, index, index + length)) return;
-    const id = idx.nodeAt(index, index + length);
-    if (id.type === "identifier" && id.startIndex === index) climb(id, candidates);
-  };
-  const scopes = [{ start: 0, end: idx.text.length, scope: decls.file, uses: undefined }, ...decls.functions];
-  for (const { start, end, scope, uses } of scopes) {
-    const names = scope.halfWords();
-    if (names.length === 0) continue;
-    const from = Math.max(start, idx.window.start);
-    const to = Math.min(end, idx.window.end);
+  const { start: windowStart, end: windowEnd } = idx.window;
+  const fileNames = decls.file.halfWords();
+  if (fileNames.length > 0)
+    eachWholeWord(idx.text, fileNames, windowStart, windowEnd, (index, match) => {
+      const t = decls.file.lookup(match);
+      if (t) halfUse(idx, candidates, index, match, t);
+      else operandAt(idx, candidates, index, match.length);
+    });
+  for (const { start, end, scope, uses } of decls.functions) {
+    const from = Math.max(start, windowStart);
+    const to = Math.min(end, windowEnd);
     if (from >= to) continue;
-    const use = (index: number, match: string, t: HalfType | undefined): void => {
-      // A pointer is only a half value when subscripted or dereferenced; `in + offset` is pointer arithmetic.
-      const after = index + match.length;
-      if (t && t.indirection > 0 && !subscripted(idx.text, after) && !dereferenced(idx.text, index)) return;
-      at(index, match.length);
-    };
     if (!uses) {
-      eachWholeWord(idx.text, names, from, to, (index, match) => use(index, match, scope.lookup(match)));
+      // A struct's member list: its names, searched in its text.
+      const names = scope.halfWords();
+      if (names.length === 0) continue;
+      eachWholeWord(idx.text, names, from, to, (index, match) => {
+        const t = scope.lookup(match);
+        if (t) halfUse(idx, candidates, index, match, t);
+        else operandAt(idx, candidates, index, match.length);
+      });
       continue;
     }
     // The function's declared names as halfDecls found them in its code: its half words are those of
     // them with a half type here (a name in a comment or literal is no identifier's).
-    for (let i = 0; i < uses.at.length; i++) {
+    for (let i = uses.first; i < uses.end; i++) {
       const index = uses.at[i]!;
-      const t = index >= from && index < to ? scope.lookup(uses.words[i]!) : undefined;
-      if (t) use(index, uses.words[i]!, t);
+      if (index < from || index >= to) continue;
+      const t = scope.lookup(uses.words[i]!);
+      if (t) halfUse(idx, candidates, index, uses.words[i]!, t);
     }
   }
-  for (const m of idx.scan(HALF_RETURNING)) at(m.index, m[0].length);
+  for (const m of idx.scan(HALF_RETURNING)) operandAt(idx, candidates, m.index, m[0].length);
   return [...candidates.values()].sort((a, b) => a.startIndex - b.startIndex);
 }
 

@@ -7,6 +7,7 @@ import { declEnv, type HalfAlias } from "./util/declEnv";
 import { FileIndex } from "./util/fileIndex";
 import { globalRegex } from "./util/sharedRegex";
 import { isWordCode } from "./util/charCodes";
+import { isIdentifier } from "./util/halfTypes";
 
 const SCALAR_TYPES = ["__half", "half", "__nv_bfloat16", "nv_bfloat16"];
 
@@ -20,16 +21,19 @@ function halfPointer(aliases: ReadonlyMap<string, HalfAlias>): {
   kind: Map<string, "half" | "bf16">;
 } {
   const kind = new Map<string, "half" | "bf16">(
-    SCALAR_TYPES.map((t) => [t, /bfloat/.test(t) ? "bf16" : "half"]),
+    SCALAR_TYPES.map((t) => [t, t.includes("bfloat") ? "bf16" : "half"]),
   );
   for (const [name, a] of aliases) if (a.kind === "half" || a.kind === "bf16") kind.set(name, a.kind);
-  const names = [...kind.keys()].filter((n) => /^[A-Za-z_]\w*$/.test(n)).join("|");
+  const names = [...kind.keys()].filter(isIdentifier).join("|");
   const re = new RegExp(
     `(${names})\\s*(?:const\\s*)?\\*\\s*(?:const\\s+)?(?:__restrict__\\s+)?([A-Za-z_]\\w*)`,
     "g",
   );
   return { re, kind };
 }
+
+const DOT = 46;
+const GREATER = 62;
 
 /**
  * The matches of `re` in `src` not preceded by a word character, `.` or `>` (`x.half`, `A<__half>`):
@@ -39,9 +43,9 @@ function halfPointer(aliases: ReadonlyMap<string, HalfAlias>): {
 function* pointerMatches(src: string, re: RegExp): Generator<RegExpExecArray> {
   re.lastIndex = 0;
   for (let m = re.exec(src); m; m = re.exec(src)) {
-    const before = src[m.index - 1];
-    if (before !== undefined && (before === "." || before === ">" || /\w/.test(before)))
-      re.lastIndex = m.index + 1;
+    const before = m.index > 0 ? src.charCodeAt(m.index - 1) : -1;
+    // By character code: a regex literal here would be a new RegExp object per match.
+    if (before === DOT || before === GREATER || isWordCode(before)) re.lastIndex = m.index + 1;
     else yield m;
   }
 }

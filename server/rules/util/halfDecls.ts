@@ -5,9 +5,9 @@
 import type { Node } from "web-tree-sitter";
 import { codeAround, codeSpan, codeText } from "./codeText";
 import type { DeclEnv } from "./declEnv";
-import type { FileIndex, PlacedHalfEntry } from "./fileIndex";
-import { eachWholeWord, halfName, readHalfTypes, type HalfToken } from "./halfText";
-import { HalfScope, type HalfEntry, type HalfKind } from "./halfTypes";
+import type { FileIndex, FunctionSpan, PlacedHalfEntry } from "./fileIndex";
+import { eachWholeWord, readHalfTypes, type HalfName, type HalfToken } from "./halfText";
+import { appended, HalfScope, isIdentifier, WordList, type HalfEntry, type HalfKind } from "./halfTypes";
 import { isSpaceCode, isWordCode } from "./charCodes";
 
 export interface FunctionHalfScope {
@@ -23,10 +23,15 @@ export interface FunctionHalfScope {
   uses?: NameUses;
 }
 
-/** Occurrences of names as whole words: `words[i]` at offset `at[i]` of the file. */
+/**
+ * Occurrences of names as whole words: `words[i]` at offset `at[i]` of the file, for i in [first, end).
+ * The lists are the file's, shared by its functions (one pair, not two small lists per function).
+ */
 export interface NameUses {
   at: number[];
   words: string[];
+  first: number;
+  end: number;
 }
 
 export interface HalfDecls {
@@ -75,12 +80,12 @@ function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
 }
 
 /** Non-half scalar and vector types: `const float d = …` next to `const half d = …` makes `d` unknown. */
-const OTHER_TYPES: ReadonlySet<string> = new Set(
+const OTHER_TYPES = new WordList(
   "float|double|int|unsigned|long|short|char|bool|size_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|uint64_t|float2|float3|float4|int2|int4|uint2|uint4".split(
     "|",
   ),
 );
-const QUALIFIERS: ReadonlySet<string> = new Set(["const", "__restrict__", "volatile"]);
+const QUALIFIERS = new WordList(["const", "__restrict__", "volatile"]);
 
 /** `\s`, `*` or `&`. */
 const isPointerGap = (c: number): boolean =>
@@ -98,44 +103,49 @@ function otherTypeBefore(code: string, lo: number, at: number): boolean {
     while (i > lo && isPointerGap(code.charCodeAt(i - 1))) i--;
     const end = i;
     while (i > lo && isWordCode(code.charCodeAt(i - 1))) i--;
-    const word = code.slice(i, end);
-    if (OTHER_TYPES.has(word)) return true;
+    if (OTHER_TYPES.has(code, i, end)) return true;
     // A qualifier follows its type after `\s`, `*` or `&`: one must come before it.
-    if (!QUALIFIERS.has(word) || i === lo || !isPointerGap(code.charCodeAt(i - 1))) return false;
+    if (!QUALIFIERS.has(code, i, end) || i === lo || !isPointerGap(code.charCodeAt(i - 1))) return false;
   }
 }
 
 /**
- * The names of `names` also declared with a non-half type in [from, to) of the code (`float d =`,
- * `float2 q[`), and where the names occur there. Looks only at the names' occurrences (as whole words
- * followed by `=`, `;`, `,`, `[` or `)` within 8 characters): cheaper than reading every declaration.
+ * Where the names `decls` declare (identifiers, each once) occur in [from, to) of the code; the names also
+ * declared there with a non-half type (`float d =`, `float2 q[`) are shadowed in `scope`. Looks only at
+ * the names' occurrences (as whole words followed by `=`, `;`, `,`, `[` or `)` within 8 characters):
+ * cheaper than reading every declaration.
  */
 function declaredOtherwise(
   idx: FileIndex,
-  names: readonly string[],
+  decls: readonly HalfEntry[],
   from: number,
   to: number,
-): { shadowed: Set<string>; uses: NameUses } {
-  const shadowed = new Set<string>();
-  const uses: NameUses = { at: [], words: [] };
-  const words = names.filter((n) => /^[A-Za-z_]\w*$/.test(n));
-  if (words.length === 0) return { shadowed, uses };
+  scope: HalfScope,
+  all: { at: number[]; words: string[] },
+): NameUses {
+  const uses: NameUses = { at: all.at, words: all.words, first: all.at.length, end: all.at.length };
+  const words: string[] = [];
+  for (const { name } of decls) if (isIdentifier(name) && !words.includes(name)) words.push(name);
+  if (words.length === 0) return uses;
   let longest = 0;
   for (const w of words) longest = Math.max(longest, w.length);
   // What the search reads: from the character before the function to the longest name and 8 more after it.
   const { code, base } = codeAround(idx, Math.max(0, from - 1), Math.min(idx.text.length, to + longest + 9));
   const lo = from - base;
+  let shadowed: string[] | undefined;
   eachWholeWord(code, words, lo, to - base, (index, word) => {
     uses.at.push(base + index);
     uses.words.push(word);
     if (
-      !shadowed.has(word) &&
+      !shadowed?.includes(word) &&
       declaratorEnd(code, index + word.length) &&
       otherTypeBefore(code, Math.max(lo, index - 48), index)
     )
-      shadowed.add(word);
+      shadowed = appended(shadowed, word);
   });
-  return { shadowed, uses };
+  if (shadowed) for (const name of shadowed) scope.shadow(name);
+  uses.end = all.at.length;
+  return uses;
 }
 
 /** `(?=\s{0,7}[=;,[)])` at `end`: a declarator's name ends there. */
@@ -162,8 +172,12 @@ function windowTokens(idx: FileIndex, aliases: Map<string, HalfKind> | undefined
 
 /** A token read at offsets `by` characters before its place in the file, moved there. */
 function movedToken(t: HalfToken, by: number): HalfToken {
-  const out: HalfToken = { at: t.at + by, reach: t.reach + by };
-  if (t.declEnd !== undefined) out.declEnd = t.declEnd + by;
+  const out: HalfToken = {
+    at: t.at + by,
+    reach: t.reach + by,
+    declEnd: t.declEnd === undefined ? undefined : t.declEnd + by,
+    read: undefined,
+  };
   const r = t.read;
   if (r) {
     const inits = r.inits.map((i) => ({ name: i.name, start: i.start + by, end: i.end + by }));
@@ -190,22 +204,29 @@ interface Region {
   decls: HalfEntry[];
 }
 
+interface FunctionRegion {
+  span: FunctionSpan;
+  decls: HalfEntry[];
+}
+
 function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefined): HalfDecls {
   const fileEntries: PlacedHalfEntry[] = [];
-  const perFn = new Map<number, Region>();
+  // By the function's start: functionSpanAt's functions are outermost definitions, which do not overlap.
+  const perFn = new Map<number, FunctionRegion>();
   const perStruct = new Map<number, Region>();
   const inits: HalfDecls["initializers"] = [];
   const tokens = windowTokens(idx, aliases);
-  // A windowed run read only its window: the names elsewhere come from earlier runs.
-  const names = tokens.map(halfName);
+  // A windowed run read only its window: the names elsewhere come from earlier runs. The tokens have
+  // HalfName's fields, and nothing changes them: kept as they are.
+  const names: HalfName[] = tokens;
   // Tokens come in document order: only names carried from earlier runs need sorting in.
   idx.facts.halfNames = idx.carried?.halfNames.length
     ? [...idx.carried.halfNames, ...names].sort((a, b) => a.at - b.at)
     : names;
-  const add = (into: Map<number, Region>, node: Node, entry: HalfEntry): void => {
-    const r = into.get(node.id) ?? { node, decls: [] };
+  const addToStruct = (node: Node, entry: HalfEntry): void => {
+    const r = perStruct.get(node.id) ?? { node, decls: [] };
     r.decls.push(entry);
-    into.set(node.id, r);
+    perStruct.set(node.id, r);
   };
   const defines = tokens.length > 0 ? defineRanges(idx) : [];
   let d = 0;
@@ -213,14 +234,18 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
     if (!h) continue;
     while (d < defines.length && defines[d]![1] <= h.at) d++;
     if (d < defines.length && defines[d]![0] <= h.at) continue;
-    const fn = idx.functionAt(h.at);
+    const fn = idx.functionSpanAt(h.at);
     const place = fn || h.entries.length === 0 ? "file" : placeOf(idx, h.at);
     if (place === "block") continue;
-    for (const entry of h.entries) {
-      if (fn) add(perFn, fn, entry);
-      else if (place !== "file") add(perStruct, place, entry);
-      else fileEntries.push({ offset: h.at, entry });
-    }
+    if (fn && h.entries.length > 0) {
+      const r = perFn.get(fn.start);
+      if (r) r.decls.push(...h.entries);
+      else perFn.set(fn.start, { span: fn, decls: [...h.entries] });
+    } else
+      for (const entry of h.entries) {
+        if (place !== "file") addToStruct(place, entry);
+        else fileEntries.push({ offset: h.at, entry });
+      }
     for (const init of h.inits)
       inits.push({ name: init.name, start: init.start, end: init.end, kind: h.kind });
   }
@@ -240,17 +265,16 @@ function findHalfDecls(idx: FileIndex, aliases: Map<string, HalfKind> | undefine
   // A member function sees its struct's members: its scope lies inside the struct's (the innermost one).
   const structAt = (at: number): FunctionHalfScope | undefined =>
     structs.filter((r) => r.start <= at && at < r.end).sort((a, b) => b.start - a.start)[0];
-  const functions = [...perFn.values()]
-    .map(({ node, decls }) => {
-      const [start, end] = [node.startIndex, node.endIndex];
-      const scope = new HalfScope(decls, structAt(start)?.scope ?? file);
-      // The same name also declared with a non-half type in the function: its type depends on the branch.
-      const names = [...new Set(decls.map((d) => d.name))];
-      const { shadowed, uses } = declaredOtherwise(idx, names, start, end);
-      for (const name of shadowed) scope.shadow(name);
-      return { node, start, end, scope, uses };
-    })
-    .sort((a, b) => a.start - b.start);
+  const functions: FunctionHalfScope[] = [];
+  const allUses: { at: number[]; words: string[] } = { at: [], words: [] };
+  for (const { span, decls } of perFn.values()) {
+    const { node, start, end } = span;
+    const scope = new HalfScope(decls, structs.length > 0 ? (structAt(start)?.scope ?? file) : file);
+    // The same name also declared with a non-half type in the function: its type depends on the branch.
+    const uses = declaredOtherwise(idx, decls, start, end, scope, allUses);
+    functions.push({ node, start, end, scope, uses });
+  }
+  functions.sort((a, b) => a.start - b.start);
   return {
     file,
     initializers: inits,

@@ -1,6 +1,13 @@
 // Reading FP16/BF16 declarations from the text alone (asking the tree for each declarator costs more
 // than reading it): every half type name in a range, with what it declares.
-import { halfKindOfType, parseDeclarators, type HalfEntry, type HalfKind } from "./halfTypes";
+import {
+  appended,
+  halfKindOfType,
+  parseDeclarators,
+  WordList,
+  type HalfEntry,
+  type HalfKind,
+} from "./halfTypes";
 import { isSpaceCode, isWordCode } from "./charCodes";
 
 const HALF_TYPE = /\b(__half2?|half2?|__nv_bfloat162?|nv_bfloat162?)\b/g;
@@ -56,7 +63,7 @@ const AUTO_CAST_DECL =
   /\bauto\b[\s*&]*(?:(?:const|__restrict__|volatile)\b[\s*&]*)*([A-Za-z_]\w*)\s*=\s*(?:reinterpret_cast|static_cast)\s*<\s*(?:(?:const|volatile)\s+)*$/;
 
 /** Qualifiers that may stand between the start of a declaration and its type. */
-const QUALIFIER_WORDS: ReadonlySet<string> = new Set([
+const QUALIFIER_WORDS = new WordList([
   "const",
   "volatile",
   "static",
@@ -103,9 +110,8 @@ function before(
     while (j > lo && isSpace(text, j - 1)) j--;
     let k = j;
     while (k > lo && isWord(text, k - 1)) k--;
-    const word = text.slice(k, j);
-    if (k === j || !QUALIFIER_WORDS.has(word)) break;
-    if (word === "__shared__") shared = true;
+    if (!QUALIFIER_WORDS.has(text, k, j)) break;
+    if (j - k === 10 && text.startsWith("__shared__", k)) shared = true;
     i = k;
   }
   let b = i;
@@ -125,27 +131,43 @@ function before(
 /** Characters after which a statement (a declaration) starts: `;`, `{`, `}`, `:` (a label), `>` (a template header). */
 const STATEMENT_ENDS: ReadonlySet<number> = new Set([...";{}:>"].map((c) => c.charCodeAt(0)));
 
+/** FUNCTION_NAME tried where a type name ends (sticky), on the 200 characters from `end`. */
+const FUNCTION_NAME = /\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/y;
+
+/**
+ * `/^\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/` on the 200 characters from `end`: a function's name
+ * follows. Tried in place (sticky); a match running past those characters is tried again on them.
+ */
+function namesFunction(text: string, end: number): boolean {
+  FUNCTION_NAME.lastIndex = end;
+  if (!FUNCTION_NAME.test(text)) return false;
+  if (FUNCTION_NAME.lastIndex <= end + 200) return true;
+  FUNCTION_NAME.lastIndex = 0;
+  return FUNCTION_NAME.test(text.slice(end, end + 200));
+}
+
+/** An initialiser's name and `=` (not `==`), searched from a declarator list's start. */
+const INIT_NAME = /([A-Za-z_]\w*)\s*=(?!=)/g;
+
 /**
  * Reads `const __half* __restrict__ x` (a parameter) or `__half a = b, *p;` (a declaration) after a half
- * type name at [start, end). Undefined when the type is not a declaration's (casts, template arguments,
+ * type name at [start, end) into `token`: how far the reading looked and, for a declaration's type, what
+ * it declares. Nothing is declared where the type is not a declaration's (casts, template arguments,
  * return types).
  */
-function readDeclaration(
-  text: string,
-  kind: HalfKind,
-  start: number,
-  end: number,
-): { decl?: Omit<HalfRead, "at" | "kind">; reach: number; declEnd?: number } {
+function readDeclaration(text: string, kind: HalfKind, start: number, end: number, token: HalfToken): void {
   const { shared, prev, lineStart } = before(text, Math.max(0, start - 80), start);
   const isParam = prev === OPEN_PAREN || prev === COMMA;
   // A statement starts after `;`, `{`, `}`, a label or template header, or at the start of a line (a type
   // cannot continue an expression on a new line; `__half(x)` casts were excluded by the caller).
   const isDecl = !isParam && (prev === undefined || STATEMENT_ENDS.has(prev) || lineStart);
-  if (!isParam && !isDecl) return { reach: end };
+  if (!isParam && !isDecl) return;
   // `__half f(...)` and `__half f<T>(...)` are functions returning __half, not variables (checked before
   // looking for the end of the statement, which for a definition lies past its body).
-  if (!isParam && /^\s*[A-Za-z_]\w*\s*(?:<[^;{}()<>]*>\s*)?\(/.test(text.slice(end, end + 200)))
-    return { reach: end + 200 };
+  if (!isParam && namesFunction(text, end)) {
+    token.reach = Math.max(token.reach, end + 200);
+    return;
+  }
   // The declarators run to the end of the parameter (`,` or `)` at depth 0) or of the statement (`;`).
   let depth = 0;
   let i = end;
@@ -157,30 +179,35 @@ function readDeclaration(
       depth--;
     } else if (depth === 0 && (c === SEMICOLON || (isParam && c === COMMA))) break;
   }
-  const declText = text.slice(end, i);
-  const entries: HalfEntry[] = [];
-  const inits: HalfRead["inits"] = [];
-  for (const d of parseDeclarators(declText)) {
-    entries.push({ name: d.name, type: { kind, indirection: d.indirection, shared, array: d.array } });
+  const ds = parseDeclarators(text, end, i);
+  // Made at their size: a list grown by push takes room for 16 (see appended).
+  const entries = new Array<HalfEntry>(ds.length);
+  for (let k = 0; k < ds.length; k++) {
+    const d = ds[k]!;
+    entries[k] = { name: d.name, type: { kind, indirection: d.indirection, shared, array: d.array } };
   }
-  if (!isParam && declText.includes("=")) {
-    // initialisers: `name = value` up to the next top-level comma
-    const re = /([A-Za-z_]\w*)\s*=(?!=)/g;
-    for (let m = re.exec(declText); m; m = re.exec(declText)) {
+  let inits: HalfRead["inits"] | undefined;
+  const eq = isParam ? -1 : text.indexOf("=", end);
+  if (eq >= 0 && eq < i) {
+    // initialisers: `name = value` up to the next top-level comma. Searched in the text: no match can run
+    // past the list's end (the character there is no word's, space or `=`).
+    INIT_NAME.lastIndex = end;
+    for (let m = INIT_NAME.exec(text); m && m.index < i; m = INIT_NAME.exec(text)) {
       let d = 0;
       let j = m.index + m[0].length;
-      for (; j < declText.length; j++) {
-        const c = declText[j]!;
-        if (c === "(" || c === "[" || c === "{") d++;
-        else if (c === ")" || c === "]" || c === "}") d--;
-        else if (c === "," && d === 0) break;
+      for (; j < i; j++) {
+        const c = text.charCodeAt(j);
+        if (c === OPEN_PAREN || c === OPEN_BRACKET || c === OPEN_BRACE) d++;
+        else if (c === CLOSE_PAREN || c === CLOSE_BRACKET || c === CLOSE_BRACE) d--;
+        else if (c === COMMA && d === 0) break;
       }
-      const vStart = end + m.index + m[0].length;
-      inits.push({ name: m[1]!, start: vStart, end: end + j });
-      re.lastIndex = j;
+      inits = appended(inits, { name: m[1]!, start: m.index + m[0].length, end: j });
+      INIT_NAME.lastIndex = j;
     }
   }
-  return { decl: { entries, inits }, reach: Math.max(end + 200, i + 1), declEnd: i + 1 };
+  token.reach = Math.max(token.reach, end + 200, i + 1);
+  token.declEnd = i + 1;
+  token.read = { at: start, kind, entries, inits: inits ?? [] };
 }
 
 /** The half type names and `aliases` of them, as one global regex. */
@@ -191,12 +218,26 @@ function typeNames(aliases: ReadonlyMap<string, HalfKind> | undefined): RegExp {
     : new RegExp(`\\b(${names.join("|")})\\b|${HALF_TYPE.source}`, "g");
 }
 
-/** `A::floatX`, `x.floatX`, `floatX::y`: a member's name, not the alias. */
+const [DOT, COLON, MINUS, GREATER] = [...".:->"].map((c) => c.charCodeAt(0));
+
+/**
+ * `A::floatX`, `x.floatX`, `floatX::y`: a member's name, not the alias. `/(::|\.|->)\s*$/` on the 4
+ * characters before the name and `/^\s*::/` on the 4 after it, read by character code.
+ */
 function qualifiedName(text: string, start: number, end: number): boolean {
-  return (
-    /(::|\.|->)\s*$/.test(text.slice(Math.max(0, start - 4), start)) ||
-    /^\s*::/.test(text.slice(end, end + 4))
-  );
+  const lo = Math.max(0, start - 4);
+  let i = start;
+  while (i > lo && isSpace(text, i - 1)) i--;
+  if (i > lo && text.charCodeAt(i - 1) === DOT) return true;
+  if (i - 2 >= lo) {
+    const a = text.charCodeAt(i - 2);
+    const b = text.charCodeAt(i - 1);
+    if ((a === COLON && b === COLON) || (a === MINUS && b === GREATER)) return true;
+  }
+  const stop = Math.min(text.length, end + 4);
+  let j = end;
+  while (j < stop && isSpace(text, j)) j++;
+  return j + 2 <= stop && text.charCodeAt(j) === COLON && text.charCodeAt(j + 1) === COLON;
 }
 
 /** `/^\s*[*&A-Za-z_]/` on the 40 characters from `end`, without the slice and regex. */
@@ -223,31 +264,34 @@ export function readHalfTypes(
   const tokens: HalfToken[] = [];
   const re = typeNames(aliases);
   re.lastIndex = from;
-  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
-    const end = m.index + m[0].length;
-    if (!halfKindOfType(m[0]) && qualifiedName(text, m.index, end)) continue;
-    const token: HalfToken = { at: m.index, reach: end + 40 };
+  // test, not exec: no match array per name. A match is a whole word: it starts where the word ending at
+  // lastIndex does.
+  while (re.test(text)) {
+    const end = re.lastIndex;
+    let at = end;
+    while (at > 0 && isWord(text, at - 1)) at--;
+    if (at >= to) break;
+    const name = text.slice(at, end);
+    const typeKind = halfKindOfType(name);
+    if (!typeKind && qualifiedName(text, at, end)) continue;
+    // Every field set at once: one object shape for all tokens, which are also the run's HalfNames.
+    const token: HalfToken = { at, reach: end + 40, declEnd: undefined, read: undefined };
     tokens.push(token);
     // A declared type is followed by `*`, `&` or a name; `<__half, 256>` and `__half(x)` are not.
     if (!startsDeclarator(text, end)) continue;
-    const kind = halfKindOfType(m[0]) ?? aliases?.get(m[0]);
+    const kind = typeKind ?? aliases?.get(name);
     if (!kind) continue;
-    const { decl, reach, declEnd } = readDeclaration(text, kind, m.index, end);
-    token.reach = Math.max(token.reach, reach);
-    if (decl) {
-      token.declEnd = declEnd;
-      token.read = { at: m.index, kind, ...decl };
-      continue;
-    }
+    readDeclaration(text, kind, at, end, token);
+    if (token.read) continue;
     // `auto* p = reinterpret_cast<const __half2*>(…)`: the cast names the type; read name and `*`s from the text.
     // The regex is tried at every offset of the slice: first, is `auto` there at all?
-    const back = text.slice(Math.max(0, m.index - HALF_LOOK_BACK), m.index);
+    const back = text.slice(Math.max(0, at - HALF_LOOK_BACK), at);
     const autoDecl = back.includes("auto") ? AUTO_CAST_DECL.exec(back) : null;
     const stars = autoDecl ? /^\s*((?:\*\s*(?:const\s*)?)*)>/.exec(text.slice(end, end + 40)) : null;
     if (autoDecl && stars) {
       const indirection = (stars[1]!.match(/\*/g) ?? []).length;
       const entry = { name: autoDecl[1]!, type: { kind, indirection, shared: false, array: false } };
-      token.read = { at: m.index, kind, entries: [entry], inits: [] };
+      token.read = { at, kind, entries: [entry], inits: [] };
     }
   }
   return tokens;

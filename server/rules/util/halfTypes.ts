@@ -2,7 +2,7 @@
 // conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
 import type { Node } from "web-tree-sitter";
 import { declaredName, namedChildren, unparen } from "./nodes";
-import { isWordCode } from "./charCodes";
+import { isSpaceCode, isWordCode } from "./charCodes";
 
 export type HalfKind = "half" | "bf16" | "half2" | "bf162";
 
@@ -78,41 +78,70 @@ const RETURNS: Readonly<Record<string, HalfKind>> = {
   __halves2bfloat162: "bf162",
 };
 
-const NOT_NAMES: ReadonlySet<string> = new Set([
-  "const",
-  "volatile",
-  "__restrict__",
-  "__restrict",
-  "restrict",
-]);
-
 const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE, COMMA, EQUALS] = [
   ..."([{)]},=",
 ].map((c) => c.charCodeAt(0));
 
-/** Does text[from, to) end with a word character and then only spaces (`/\w\s*$/`)? */
-function endsWithWord(text: string, from: number, to: number): boolean {
-  let j = to;
-  while (j > from && /\s/.test(text[j - 1]!)) j--;
-  return j > from && /\w/.test(text[j - 1]!);
+/**
+ * `/^[A-Za-z_]\w*$/.test(s)` by character code: a regex literal in a callback is a new RegExp object at
+ * every call.
+ */
+export function isIdentifier(s: string): boolean {
+  if (s.length === 0) return false;
+  const c = s.charCodeAt(0);
+  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return false;
+  for (let i = 1; i < s.length; i++) if (!isWordCode(s.charCodeAt(i))) return false;
+  return true;
 }
 
 /**
- * The declarators after the type in a declaration's text: `* __restrict__ x`, `*y = in + n, z[8];`.
- * Each gives its name, its `*`/`[]` count, and whether it is an array.
+ * A set of words asked about in place: is text[i, j) one of them? Compared by length, then with
+ * startsWith: no slice per word asked about (a short slice is a new string).
  */
-export function parseDeclarators(text: string): { name: string; indirection: number; array: boolean }[] {
+export class WordList {
+  /** The words of each length, at that index. */
+  private readonly byLength: (string[] | undefined)[] = [];
+
+  constructor(words: Iterable<string>) {
+    for (const w of words) {
+      const list = this.byLength[w.length] ?? [];
+      list.push(w);
+      this.byLength[w.length] = list;
+    }
+  }
+
+  has(text: string, i: number, j: number): boolean {
+    const list = j > i ? this.byLength[j - i] : undefined;
+    if (!list) return false;
+    for (const w of list) if (text.startsWith(w, i)) return true;
+    return false;
+  }
+}
+
+/** Does text[from, to) end with a word character and then only spaces (`/\w\s*$/`)? */
+function endsWithWord(text: string, from: number, to: number): boolean {
+  let j = to;
+  while (j > from && isSpaceCode(text.charCodeAt(j - 1))) j--;
+  return j > from && isWordCode(text.charCodeAt(j - 1));
+}
+
+/**
+ * The declarators after the type in a declaration's text (`text[from, to)`, all of it by default):
+ * `* __restrict__ x`, `*y = in + n, z[8];`. Each gives its name, its `*`/`[]` count, and whether it is an
+ * array. Read in place: no slice per declarator or word.
+ */
+export function parseDeclarators(text: string, from = 0, to = text.length): Declarator[] {
   // Each top-level comma-separated part, up to its initialiser (`= …`, `(args)` after a name, `{…}`).
-  const parts: string[] = [];
+  let out: Declarator[] | undefined;
   let depth = 0;
-  let start = 0;
+  let start = from;
   let initAt = -1;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c === OPEN_PAREN || c === OPEN_BRACKET || c === OPEN_BRACE) depth++;
     else if (c === CLOSE_PAREN || c === CLOSE_BRACKET || c === CLOSE_BRACE) depth--;
     if (depth === 0 && c === COMMA) {
-      parts.push(text.slice(start, initAt < 0 ? i : initAt));
+      out = appended(out, readDeclarator(text, start, initAt < 0 ? i : initAt));
       start = i + 1;
       initAt = -1;
       continue;
@@ -125,45 +154,63 @@ export function parseDeclarators(text: string): { name: string; indirection: num
     )
       initAt = i;
   }
-  parts.push(text.slice(start, initAt < 0 ? text.length : initAt));
-  const out: { name: string; indirection: number; array: boolean }[] = [];
-  for (const p of parts) {
-    const d = readDeclarator(p);
-    if (d) out.push(d);
-  }
-  return out;
+  return appended(out, readDeclarator(text, start, initAt < 0 ? to : initAt)) ?? [];
+}
+
+/**
+ * `list` with `x` added (unless undefined); a list of one made as `[x]`: an array that grows by push
+ * takes room for 16 at its first, and most lists here hold one.
+ */
+export function appended<T>(list: T[] | undefined, x: T | undefined): T[] | undefined {
+  if (x === undefined) return list;
+  if (!list) return [x];
+  list.push(x);
+  return list;
 }
 
 const STAR = 42;
 const BRACKET = 91;
 
+/** A declarator's name, its `*`/`[]` count, and whether it is an array. */
+export interface Declarator {
+  name: string;
+  indirection: number;
+  array: boolean;
+}
+
+const NOT_NAMES = new WordList(["const", "volatile", "__restrict__", "__restrict", "restrict"]);
+
 /**
- * One declarator's text (`* __restrict__ x`, `z[8]`): its name is the last word before the first `[` that
- * is not a qualifier, its indirection the `*`s before that `[` and the `[`s from it on. Read by character
- * code: the words a global `[A-Za-z_]\w*` regex finds (a digit starts no word, the letters after it do).
+ * One declarator, text[from, to) (`* __restrict__ x`, `z[8]`), if it names something: its
+ * name is the last word before the first `[` that is not a qualifier, its indirection the `*`s before
+ * that `[` and the `[`s from it on. Read by character code: the words a global `[A-Za-z_]\w*` regex finds
+ * (a digit starts no word, the letters after it do).
  */
-function readDeclarator(p: string): { name: string; indirection: number; array: boolean } | undefined {
-  const bracket = p.indexOf("[");
-  const headEnd = bracket < 0 ? p.length : bracket;
-  let name: string | undefined;
+function readDeclarator(text: string, from: number, to: number): Declarator | undefined {
+  const bracket = text.indexOf("[", from);
+  const headEnd = bracket < 0 || bracket >= to ? to : bracket;
+  let nameStart = -1;
+  let nameEnd = -1;
   let stars = 0;
-  for (let i = 0; i < headEnd;) {
-    const c = p.charCodeAt(i);
+  for (let i = from; i < headEnd;) {
+    const c = text.charCodeAt(i);
     if (isWordCode(c) && !(c >= 48 && c <= 57)) {
       let j = i + 1;
-      while (j < headEnd && isWordCode(p.charCodeAt(j))) j++;
-      const w = p.slice(i, j);
-      if (!NOT_NAMES.has(w)) name = w;
+      while (j < headEnd && isWordCode(text.charCodeAt(j))) j++;
+      if (!NOT_NAMES.has(text, i, j)) {
+        nameStart = i;
+        nameEnd = j;
+      }
       i = j;
     } else {
       if (c === STAR) stars++;
       i++;
     }
   }
-  if (name === undefined) return undefined;
+  if (nameStart < 0) return undefined;
   let arrays = 0;
-  for (let i = headEnd; i < p.length; i++) if (p.charCodeAt(i) === BRACKET) arrays++;
-  return { name, indirection: stars + arrays, array: arrays > 0 };
+  for (let i = headEnd; i < to; i++) if (text.charCodeAt(i) === BRACKET) arrays++;
+  return { name: text.slice(nameStart, nameEnd), indirection: stars + arrays, array: arrays > 0 };
 }
 
 /** Declarations of half-typed names in a scope (a function, or the file for file-scope names). */
@@ -194,7 +241,7 @@ export class HalfScope {
       // Plain declarations are read from their text: asking the tree for each declarator costs more.
       const declText = decl.text;
       const shared = /\b__shared__\b/.test(declText.slice(0, typeNode.startIndex - decl.startIndex));
-      for (const d of parseDeclarators(declText.slice(typeNode.endIndex - decl.startIndex)))
+      for (const d of parseDeclarators(declText, typeNode.endIndex - decl.startIndex))
         this.set(d.name, { kind, indirection: d.indirection, shared, array: d.array });
     }
   }
@@ -245,8 +292,11 @@ export class HalfScope {
 
   /** halfNames that are identifiers (regex-safe), made once: each rule of a run asks for them. */
   halfWords(): readonly string[] {
-    this.words ??= this.halfNames().filter((n) => /^[A-Za-z_]\w*$/.test(n));
-    return this.words;
+    if (this.words) return this.words;
+    const out: string[] = [];
+    for (const [n, t] of this.names) if (t && isIdentifier(n)) out.push(n);
+    this.words = out;
+    return out;
   }
 
   /** The half type of an expression when it is known. */
