@@ -13,6 +13,7 @@ import { DependencyRecorder, type Dependency } from "./dependencies";
 import type { HalfName } from "./halfText";
 import type { HalfEntry } from "./halfTypes";
 import { findLaunches, type Launch } from "./launches";
+import { textIn } from "./nodes";
 import { findDirectives, wordOffsets, type Directive } from "./textScans";
 
 /** A function definition and its [start, end) offsets. */
@@ -151,9 +152,9 @@ export class FileIndex {
     return idx;
   }
 
-  /** A node's text, from the file's text: Node.text reads the node's positions across wasm first. */
+  /** A node's text, from the file's text (nodes.ts textIn). */
   textOf(n: Node): string {
-    return this.text.slice(n.startIndex, n.endIndex);
+    return textIn(this.text, n);
   }
 
   nodeAt(start: number, end: number): Node {

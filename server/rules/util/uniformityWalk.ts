@@ -1,7 +1,7 @@
 // One pass over a function for the uniformity analysis (uniformity.ts): its variables through their
 // scopes, the assignments between them and the conditions they run under, its barriers and its exits.
 import type { Node } from "web-tree-sitter";
-import { declaredName } from "./nodes";
+import { declaredName, textIn } from "./nodes";
 import {
   calleeName,
   groupLevel,
@@ -72,12 +72,9 @@ export class Walk implements Recorder {
     return this.syms.length - 1;
   }
 
-  /**
-   * A node's text, from the file's: Node.text also reads its start position (a wasm call and an object)
-   * and slices twice.
-   */
+  /** A node's text, from the file's (nodes.ts textIn). */
   text(n: Node): string {
-    return this.src.slice(n.startIndex, n.endIndex);
+    return textIn(this.src, n);
   }
 
   /** `resolve`, bound: for the text readers (uniformityText.ts). */
