@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import type { Conventions } from "../rules/util/conventions";
+import type { Conventions } from "../rules/conventions";
 import { errorMessage } from "../util/errorMessage";
 import { readConventions } from "./conventionsConfig";
 import type { SeverityOverride } from "./engine";

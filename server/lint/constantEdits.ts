@@ -1,9 +1,9 @@
 // Which constants an edit may have re-bound, for a relint (incremental.ts): the places that may bind each
-// constant a rule looked up are described with the tree (rules/util/constSites.ts) in the last run and
+// constant a rule looked up are described with the tree (analysis/constants/constSites.ts) in the last run and
 // again now, over the window and the text around it from which a binding's reading reaches into it.
-import { bindingAt, describeSite, sitesIn, type BindingSite } from "../rules/util/constSites";
-import type { Dependency } from "../rules/util/dependencies";
-import type { FileIndex } from "../rules/util/fileIndex";
+import { bindingAt, describeSite, sitesIn, type BindingSite } from "../analysis/constants/constSites";
+import type { Dependency } from "./dependencies";
+import type { FileIndex } from "../analysis/source/fileIndex";
 
 /** An edit's window in the new text and where it ended in the old. */
 export interface EditWindow {

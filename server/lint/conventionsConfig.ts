@@ -7,7 +7,7 @@
 //   [conventions.flashrt-suffixes] # added to (or replacing) the default table; false drops a suffix
 //   fp4 = { meaning = "fp4 data", types = ["__nv_fp4_e2m1"] }
 //   noweight = false
-import { DEFAULT_SUFFIXES, mergeSuffixTable, type Conventions } from "../rules/util/conventions";
+import { DEFAULT_SUFFIXES, mergeSuffixTable, type Conventions } from "../rules/conventions";
 
 const KEYS = new Set(["candle", "flashrt", "flashrt-suffixes"]);
 

@@ -1,12 +1,12 @@
 // Runs rules over a parsed tree, then applies suppression comments and severity overrides.
 import type { Node, Tree } from "web-tree-sitter";
 import type { BuildFacts, Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
-import { inDeadCode } from "../rules/util/archGuard";
+import { inDeadCode } from "../analysis/preprocessor/archGuard";
 import { HIP_MACROS } from "./buildContext";
-import type { Dependency } from "../rules/util/dependencies";
-import { CONTEXT_VALUES, fileContextKey } from "../rules/util/fileContext";
-import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../rules/util/fileIndex";
-import { spanOf } from "../rules/util/nodes";
+import type { Dependency } from "./dependencies";
+import { CONTEXT_VALUES, fileContextKey } from "./fileContext";
+import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../analysis/source/fileIndex";
+import { spanOf } from "../analysis/source/nodes";
 import { errorMessage } from "../util/errorMessage";
 import { isSuppressed, parseSuppressions } from "./suppressions";
 
@@ -62,9 +62,9 @@ export interface LintResult {
 /** The rules' raw output (before suppression comments) and what they learned about the file. */
 export interface RuleRun extends LintResult {
   facts: FileFacts;
-  /** Whole-file facts findings anywhere depend on (see rules/util/fileContext.ts). */
+  /** Whole-file facts findings anywhere depend on (see lint/fileContext.ts). */
   contextKey: string;
-  /** Per rule id, the whole-file facts its findings depend on (see rules/util/dependencies.ts). */
+  /** Per rule id, the whole-file facts its findings depend on (see lint/dependencies.ts). */
   deps: Map<string, readonly Dependency[]>;
   /** In a relint: the rules run over the whole file again because a fact they read changed. */
   wholeFileRules?: string[];

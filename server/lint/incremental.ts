@@ -2,7 +2,7 @@
 // blocks) that the edit and the reparse's changed ranges overlap form a window; the rules run over it,
 // and the findings outside it are carried over, moved by the edit. That is exact for a rule only while
 // nothing it read outside the window depends on the window's text. Each run records, per rule, the
-// whole-file facts it read (rules/util/dependencies.ts): the parts of the whole-file context key, the
+// whole-file facts it read (lint/dependencies.ts): the parts of the whole-file context key, the
 // file-scope FP16/BF16 declarations, the constants it looked up, and text past a finding's own definition.
 // After the windowed run, the facts the edit changed are found (context parts compared, declarations and
 // constant definitions in the window compared before and after, "text past a definition" always counts
@@ -10,11 +10,17 @@
 // findings. When every rule would, the caller lints the whole file.
 import type { Range, Tree } from "web-tree-sitter";
 import type { Finding, Fix, Span, TextEdit } from "../rules/rule";
-import type { Dependency } from "../rules/util/dependencies";
-import { changedContext, fileContextKey, reuseContext } from "../rules/util/fileContext";
-import { FileIndex, type LintWindow, type PlacedHalfEntry } from "../rules/util/fileIndex";
-import type { BindingSite } from "../rules/util/constSites";
-import { HALF_LOOK_BACK, halfName, halfNameKey, readHalfTypes, type HalfName } from "../rules/util/halfText";
+import type { Dependency } from "./dependencies";
+import { changedContext, fileContextKey, reuseContext } from "./fileContext";
+import { FileIndex, type LintWindow, type PlacedHalfEntry } from "../analysis/source/fileIndex";
+import type { BindingSite } from "../analysis/constants/constSites";
+import {
+  HALF_LOOK_BACK,
+  halfName,
+  halfNameKey,
+  readHalfTypes,
+  type HalfName,
+} from "../analysis/types/halfText";
 import { runRules, type LintOptions, type RuleRun } from "./engine";
 import type { TextChange } from "./parser";
 import { editedConstants, sitesAfterEdit } from "./constantEdits";

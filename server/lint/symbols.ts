@@ -1,7 +1,7 @@
 // Kernels (`__global__`) and device functions (`__device__`) of a file, for the outline and Go to Symbol.
 import type { Node, Tree } from "web-tree-sitter";
 import type { Span } from "../rules/rule";
-import { spanOf } from "../rules/util/nodes";
+import { spanOf } from "../analysis/source/nodes";
 
 export interface CudaSymbol {
   name: string;

@@ -2,10 +2,10 @@
 // the code must sit behind `#if __CUDA_ARCH__ >= 800` (or the kernel should use __half there).
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
-import { archOffRanges, inRanges } from "./util/archGuard";
-import { isWordCode } from "./util/charCodes";
-import { FileIndex, type FunctionInfo } from "./util/fileIndex";
-import { insertAfter, insertBefore } from "./util/nodes";
+import { archOffRanges, inRanges } from "../analysis/preprocessor/archGuard";
+import { isWordCode } from "../analysis/source/charCodes";
+import { FileIndex, type FunctionInfo } from "../analysis/source/fileIndex";
+import { insertAfter, insertBefore } from "../analysis/source/nodes";
 
 /** The BF16 scalar type (also written `__nv_bfloat16`), as a tensor-core fragment's element type. */
 const BF16 = "nv_bfloat16";

@@ -1,6 +1,6 @@
 // A block whose thread count is not a multiple of 32 leaves the last warp partly idle on every block.
-import { blockSizeRule, type KnownBlockSize } from "./util/blockSize";
-import { replaceNode } from "./util/nodes";
+import { blockSizeRule, type KnownBlockSize } from "../analysis/launches/blockSize";
+import { replaceNode } from "../analysis/source/nodes";
 
 /**
  * A deliberate tiny launch, not a wasted warp: a block of one thread (a serial helper kernel, a delay, a

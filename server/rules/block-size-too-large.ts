@@ -1,6 +1,6 @@
 // No NVIDIA GPU runs more than 1024 threads in a block (or 64 in z); the launch fails with
 // cudaErrorInvalidConfiguration and, unchecked, the kernel simply never runs.
-import { blockSizeRule } from "./util/blockSize";
+import { blockSizeRule } from "../analysis/launches/blockSize";
 
 export const blockSizeTooLarge = blockSizeRule(
   {

@@ -5,9 +5,9 @@
 // code, like candle's moe and mmq kernels, and are not reported.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { FileIndex } from "./util/fileIndex";
-import { kernels } from "./util/kernelSignature";
-import { insertBefore, namedChildren } from "./util/nodes";
+import { FileIndex } from "../analysis/source/fileIndex";
+import { kernels } from "../analysis/launches/kernelSignature";
+import { insertBefore, namedChildren } from "../analysis/source/nodes";
 
 const IDENT: ReadonlySet<string> = new Set(["identifier"]);
 

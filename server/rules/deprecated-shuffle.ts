@@ -1,8 +1,8 @@
 // Warp intrinsics without `_sync`: removed for sm_70+ (independent thread scheduling), so they either fail
 // to compile or read lanes that have not converged.
 import type { Rule } from "./rule";
-import { FileIndex } from "./util/fileIndex";
-import { callArguments, insertBefore, replaceNode } from "./util/nodes";
+import { FileIndex } from "../analysis/source/fileIndex";
+import { callArguments, insertBefore, replaceNode } from "../analysis/source/nodes";
 
 const IDENT: ReadonlySet<string> = new Set(["identifier"]);
 

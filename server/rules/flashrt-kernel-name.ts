@@ -5,9 +5,9 @@
 // in one of them. The suffix table is configuration: server/rules/data/flashrt-suffixes.json, extended or
 // overridden by `[conventions.flashrt-suffixes]` in .cuda-kernel-dev.toml.
 import type { Rule } from "./rule";
-import type { SuffixClaim } from "./util/conventions";
-import { FileIndex } from "./util/fileIndex";
-import { kernels, typeAliases, type KernelSignature, type Param } from "./util/kernelSignature";
+import type { SuffixClaim } from "./conventions";
+import { FileIndex } from "../analysis/source/fileIndex";
+import { kernels, typeAliases, type KernelSignature, type Param } from "../analysis/launches/kernelSignature";
 
 const glob = (pattern: string): RegExp =>
   new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i");

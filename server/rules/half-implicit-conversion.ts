@@ -3,14 +3,14 @@
 // `float v = x[i];` compiles standalone and fails in the real build.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
-import { codeSpan } from "./util/codeText";
-import { declEnv } from "./util/declEnv";
-import { FileIndex } from "./util/fileIndex";
-import { switchesSet, type Switches } from "./util/buildSwitches";
-import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { isSpace, isWord } from "./util/halfText";
-import { WordList, type HalfKind, type HalfScope } from "./util/halfTypes";
-import { replaceNode, unparen } from "./util/nodes";
+import { codeSpan } from "../analysis/source/codeText";
+import { declEnv } from "../analysis/types/declEnv";
+import { FileIndex } from "../analysis/source/fileIndex";
+import { switchesSet, type Switches } from "../analysis/preprocessor/buildSwitches";
+import { halfDecls, type HalfDecls } from "../analysis/types/halfDecls";
+import { isSpace, isWord } from "../analysis/types/halfText";
+import { WordList, type HalfKind, type HalfScope } from "../analysis/types/halfTypes";
+import { replaceNode, unparen } from "../analysis/source/nodes";
 
 const TO_FLOAT: Readonly<Partial<Record<HalfKind, string>>> = {
   half: "__half2float",

@@ -3,13 +3,13 @@
 // compiles standalone and fails in the real build. Which switches are in effect is the build context's.
 import type { Node } from "web-tree-sitter";
 import type { Fix, LintContext, Rule } from "./rule";
-import { declEnv } from "./util/declEnv";
-import { FileIndex } from "./util/fileIndex";
-import { switchesSet, type Switches } from "./util/buildSwitches";
-import { halfDecls, type HalfDecls } from "./util/halfDecls";
-import { eachWholeWord, isSpace as spaceAt, isWord as wordAt } from "./util/halfText";
-import { isPairKind, type HalfKind, type HalfScope, type HalfType } from "./util/halfTypes";
-import { replaceNode, unparen } from "./util/nodes";
+import { declEnv } from "../analysis/types/declEnv";
+import { FileIndex } from "../analysis/source/fileIndex";
+import { switchesSet, type Switches } from "../analysis/preprocessor/buildSwitches";
+import { halfDecls, type HalfDecls } from "../analysis/types/halfDecls";
+import { eachWholeWord, isSpace as spaceAt, isWord as wordAt } from "../analysis/types/halfText";
+import { isPairKind, type HalfKind, type HalfScope, type HalfType } from "../analysis/types/halfTypes";
+import { replaceNode, unparen } from "../analysis/source/nodes";
 
 const OPERATOR_NODES: ReadonlySet<string> = new Set([
   "binary_expression",

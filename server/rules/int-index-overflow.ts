@@ -2,9 +2,9 @@
 // video sequence) the index wraps and the kernel reads or writes the wrong memory.
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule } from "./rule";
-import { isWordCode } from "./util/charCodes";
-import { FileIndex } from "./util/fileIndex";
-import { builtinVector, declaredName, descendants, replaceNode } from "./util/nodes";
+import { isWordCode } from "../analysis/source/charCodes";
+import { FileIndex } from "../analysis/source/fileIndex";
+import { builtinVector, declaredName, descendants, replaceNode } from "../analysis/source/nodes";
 
 const NARROW_TYPES: ReadonlySet<string> = new Set([
   "int",

@@ -2,10 +2,10 @@
 // cudaGetLastError(). Unchecked, the output is silently left unwritten.
 import type { Node } from "web-tree-sitter";
 import type { Rule, TextEdit } from "./rule";
-import { BUILTIN_CHECKS, declEnv } from "./util/declEnv";
-import { FileIndex, kernelLaunches } from "./util/fileIndex";
-import { insertAfter } from "./util/nodes";
-import { isWordCode } from "./util/charCodes";
+import { BUILTIN_CHECKS, declEnv } from "../analysis/types/declEnv";
+import { FileIndex, kernelLaunches } from "../analysis/source/fileIndex";
+import { insertAfter } from "../analysis/source/nodes";
+import { isWordCode } from "../analysis/source/charCodes";
 
 /** A PyTorch header's include, from its `include` (a regex starting at `#` tries every directive). */
 const TORCH_INCLUDE = /include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/g;

@@ -1,6 +1,6 @@
 // The contract between the lint engine (server/lint/) and the rules (server/rules/<rule-id>.ts).
 import type { Node, Tree } from "web-tree-sitter";
-import type { Conventions } from "./util/conventions";
+import type { Conventions } from "./conventions";
 
 export type Severity = "error" | "warning" | "information" | "hint";
 

@@ -2,12 +2,12 @@
 // bandwidth that way; __half2/__nv_bfloat162 (4 B) or 16-byte vectors move the same data in fewer transactions.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { codeSlice } from "./util/codeText";
-import { declEnv, type HalfAlias } from "./util/declEnv";
-import { FileIndex } from "./util/fileIndex";
-import { globalRegex } from "./util/sharedRegex";
-import { isWordCode } from "./util/charCodes";
-import { isIdentifier } from "./util/halfTypes";
+import { codeSlice } from "../analysis/source/codeText";
+import { declEnv, type HalfAlias } from "../analysis/types/declEnv";
+import { FileIndex } from "../analysis/source/fileIndex";
+import { globalRegex } from "../analysis/source/sharedRegex";
+import { isWordCode } from "../analysis/source/charCodes";
+import { isIdentifier } from "../analysis/types/halfTypes";
 
 const SCALAR_TYPES = ["__half", "half", "__nv_bfloat16", "nv_bfloat16"];
 

@@ -2,9 +2,9 @@
 // dynamic request must fit the smallest target's opt-in limit (and needs the opt-in above 48 KB).
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { Constants, typeSize } from "./util/constEval";
-import { FileIndex, kernelLaunches, sharedQualifier } from "./util/fileIndex";
-import { callArguments, namedChildren } from "./util/nodes";
+import { Constants, typeSize } from "../analysis/constants/constEval";
+import { FileIndex, kernelLaunches, sharedQualifier } from "../analysis/source/fileIndex";
+import { callArguments, namedChildren } from "../analysis/source/nodes";
 
 const STATIC_LIMIT = 48 * 1024;
 /** Set anywhere in the file, the opt-in attribute makes launches over 48 KB acceptable. */

@@ -2,11 +2,11 @@
 // most threads idle in the last steps. Warp shuffles do the last five steps in registers without barriers.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { isSpaceCode, isWordCode } from "./util/charCodes";
-import { Constants } from "./util/constEval";
-import { FileIndex, sharedQualifier, type FunctionInfo } from "./util/fileIndex";
-import { descendants, namedChildren, textIn, unparen } from "./util/nodes";
-import { calleeName, LOOPS } from "./util/uniformity";
+import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
+import { Constants } from "../analysis/constants/constEval";
+import { FileIndex, sharedQualifier, type FunctionInfo } from "../analysis/source/fileIndex";
+import { descendants, namedChildren, textIn, unparen } from "../analysis/source/nodes";
+import { calleeName, LOOPS } from "../analysis/uniformity/uniformity";
 
 /**
  * The operator of a halving or doubling step: `>>= 1`, `/= 2`, `<<= 1`, `*= 2`, or `>> 1`, `/ 2`, `<< 1`,

@@ -4,10 +4,10 @@
 // loop counters or shared values read after a barrier are the same for every thread and are fine.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
-import { isSpaceCode, isWordCode } from "./util/charCodes";
-import { FileIndex, type FunctionInfo } from "./util/fileIndex";
-import { ancestors } from "./util/nodes";
-import { LOOPS, Uniformity, type Barrier, type Exit, type SoFar } from "./util/uniformity";
+import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
+import { FileIndex, type FunctionInfo } from "../analysis/source/fileIndex";
+import { ancestors } from "../analysis/source/nodes";
+import { LOOPS, Uniformity, type Barrier, type Exit, type SoFar } from "../analysis/uniformity/uniformity";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 

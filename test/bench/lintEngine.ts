@@ -6,10 +6,10 @@ import { LintDocument } from "../../server/lint/lintDocument";
 import { cudaParser, type CudaParser } from "../../server/lint/parser";
 import { rules } from "../../server/rules/index";
 import type { Rule } from "../../server/rules/rule";
-import { knownBlockSizes } from "../../server/rules/util/blockSize";
-import { fileContextKey } from "../../server/rules/util/fileContext";
-import { FileIndex, kernelLaunches } from "../../server/rules/util/fileIndex";
-import { halfDecls } from "../../server/rules/util/halfDecls";
+import { knownBlockSizes } from "../../server/analysis/launches/blockSize";
+import { fileContextKey } from "../../server/lint/fileContext";
+import { FileIndex, kernelLaunches } from "../../server/analysis/source/fileIndex";
+import { halfDecls } from "../../server/analysis/types/halfDecls";
 import { change } from "../unit/lint/textEdits";
 
 export const OPTS: LintOptions = { fileName: "bench.cu", targets: [75, 90], rules };

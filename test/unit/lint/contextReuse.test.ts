@@ -6,8 +6,8 @@ import { test } from "node:test";
 import type { Tree } from "web-tree-sitter";
 import { addChange, changedRegions, windowAround } from "../../../server/lint/incremental";
 import { cudaParser, editTree, type CudaParser } from "../../../server/lint/parser";
-import { fileContextKey, reuseContext } from "../../../server/rules/util/fileContext";
-import { FileIndex } from "../../../server/rules/util/fileIndex";
+import { fileContextKey, reuseContext } from "../../../server/lint/fileContext";
+import { FileIndex } from "../../../server/analysis/source/fileIndex";
 import { prng } from "../fuzz/mutate";
 import { change, EXAMPLES } from "./editing";
 

@@ -1,5 +1,5 @@
 // A relint runs over the whole file again only the rules that read a whole-file fact the edit changed
-// (server/lint/incremental.ts, server/rules/util/dependencies.ts): the others keep their findings
+// (server/lint/incremental.ts, server/lint/dependencies.ts): the others keep their findings
 // outside the edited definitions. Each case edits one definition that findings in another depend on;
 // afterEdit asserts the findings equal a whole-file lint's.
 import assert from "node:assert/strict";

@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cudaParser } from "../../../server/lint/parser";
-import { codeOnly } from "../../../server/rules/util/codeText";
-import { FileIndex } from "../../../server/rules/util/fileIndex";
-import { halfDecls } from "../../../server/rules/util/halfDecls";
-import { halfName, readHalfTypes } from "../../../server/rules/util/halfText";
+import { codeOnly } from "../../../server/analysis/source/codeText";
+import { FileIndex } from "../../../server/analysis/source/fileIndex";
+import { halfDecls } from "../../../server/analysis/types/halfDecls";
+import { halfName, readHalfTypes } from "../../../server/analysis/types/halfText";
 
 const FILLER = "  /* not a terminator: ; */\n".repeat(40);
 

@@ -9,7 +9,7 @@ import { configFor } from "../../../server/lint/config";
 import { lintSource } from "../../../server/lint/lintDocument";
 import { collectCudaFiles, lintFiles } from "../../../server/lint/lintFiles";
 import { rules } from "../../../server/rules/index";
-import { DEFAULT_SUFFIXES } from "../../../server/rules/util/conventions";
+import { DEFAULT_SUFFIXES } from "../../../server/rules/conventions";
 import { project } from "../lint/project";
 
 const FIXTURES = join(__dirname, "..", "..", "fixtures");

@@ -1,8 +1,8 @@
-// Recording which whole-file facts each rule read (server/rules/util/dependencies.ts): a relint runs a
+// Recording which whole-file facts each rule read (server/lint/dependencies.ts): a relint runs a
 // rule over the whole file again only when one of them changed, so a fact missed here is a stale finding.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DependencyRecorder } from "../../../server/rules/util/dependencies";
+import { DependencyRecorder } from "../../../server/lint/dependencies";
 
 describe("dependency recorder", () => {
   it("gives each rule the facts it read", () => {

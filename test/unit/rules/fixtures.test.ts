@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { lintSource, parseSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
 import type { Finding, Fix } from "../../../server/rules/rule";
-import { DEFAULT_SUFFIXES } from "../../../server/rules/util/conventions";
+import { DEFAULT_SUFFIXES } from "../../../server/rules/conventions";
 import { applyEdits, errorCount, fixtureTargets } from "./helpers";
 
 const ROOT = join(__dirname, "..", "..", "fixtures", "rules");

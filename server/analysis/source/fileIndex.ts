@@ -7,12 +7,12 @@
 // text for what the window's findings depend on elsewhere (constants, guards). What the run looked up
 // is kept in `facts`, so the next windowed run can tell whether findings outside its window still hold.
 import type { Node, Tree } from "web-tree-sitter";
-import type { LintContext } from "../rule";
-import type { BindingSite } from "./constSites";
-import { DependencyRecorder, type Dependency } from "./dependencies";
-import type { HalfName } from "./halfText";
-import type { HalfEntry } from "./halfTypes";
-import { findLaunches, type Launch } from "./launches";
+import type { LintContext } from "../../rules/rule";
+import type { BindingSite } from "../constants/constSites";
+import { DependencyRecorder, type Dependency } from "../../lint/dependencies";
+import type { HalfName } from "../types/halfText";
+import type { HalfEntry } from "../types/halfTypes";
+import { findLaunches, type Launch } from "../launches/launches";
 import { textIn } from "./nodes";
 import { findDirectives, wordOffsets, type Directive } from "./textScans";
 

@@ -2,11 +2,11 @@
 // __CUDA_ARCH__ set to each target (or undefined: the host pass), and the build's command-line macros
 // (USE_ROCM is undefined in a CUDA build), in three-valued logic: other macros are unknown.
 import type { Node, Tree } from "web-tree-sitter";
-import type { BuildFacts } from "../rule";
-import { FileIndex } from "./fileIndex";
-import { namedChildren, unparen } from "./nodes";
-import { parseIntLiteral } from "./constEval";
-import { isSpaceCode, isWordCode } from "./charCodes";
+import type { BuildFacts } from "../../rules/rule";
+import { FileIndex } from "../source/fileIndex";
+import { namedChildren, unparen } from "../source/nodes";
+import { parseIntLiteral } from "../constants/constEval";
+import { isSpaceCode, isWordCode } from "../source/charCodes";
 
 type Tri = boolean | undefined;
 /** The macros a condition may name, as the build context knows them. */

@@ -1,8 +1,8 @@
 // A kernel's name and parameters as written: for the project-convention rules, which read what a
 // kernel's name and linkage promise about how it is called.
 import type { Node } from "web-tree-sitter";
-import type { FileIndex } from "./fileIndex";
-import { declaredName, namedChildren } from "./nodes";
+import type { FileIndex } from "../source/fileIndex";
+import { declaredName, namedChildren } from "../source/nodes";
 
 export interface Param {
   name: string;

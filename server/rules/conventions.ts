@@ -1,6 +1,6 @@
 // Project conventions a workspace opts into (`[conventions]` in .cuda-kernel-dev.toml): rules that hold
 // for one project's build or naming scheme, not for CUDA code in general.
-import defaultSuffixes from "../data/flashrt-suffixes.json";
+import defaultSuffixes from "./data/flashrt-suffixes.json";
 
 /** What a name segment (`rms_norm_fp8_noweight_fp16` → fp8, noweight, fp16) claims about the parameters. */
 export interface SuffixClaim {

@@ -3,11 +3,17 @@
 // (`typedef __nv_bfloat16 floatX;`), read from the file's code and its project headers
 // (projectHeaders.ts). A whole-file fact: an edit that changes the file's macro, alias or include lines
 // makes every rule that read it run over the whole file again (fileContext.ts).
-import type { LintContext } from "../rule";
-import { codeOnly } from "./codeText";
-import { FileIndex } from "./fileIndex";
+import type { LintContext } from "../../rules/rule";
+import { codeOnly } from "../source/codeText";
+import { FileIndex } from "../source/fileIndex";
 import { halfKindOfType, type HalfKind } from "./halfTypes";
-import { projectHeaders, sourceFacts, trusted, type SourceFacts, type Trusted } from "./projectHeaders";
+import {
+  projectHeaders,
+  sourceFacts,
+  trusted,
+  type SourceFacts,
+  type Trusted,
+} from "../preprocessor/projectHeaders";
 
 /** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
 export const BUILTIN_CHECKS: readonly string[] = [

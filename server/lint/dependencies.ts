@@ -1,6 +1,6 @@
 // Which whole-file facts each rule's findings depend on, beyond the text of the definitions they are in:
 // the constants a rule looked up, the file-scope FP16/BF16 declarations, the parts of the whole-file
-// context (server/rules/util/fileContext.ts), or text anywhere after a finding outside any function. A
+// context (server/lint/fileContext.ts), or text anywhere after a finding outside any function. A
 // relint (server/lint/incremental.ts) runs a rule over the whole file again only when one of its facts
 // changed; the other rules keep their findings outside the edited window.
 //

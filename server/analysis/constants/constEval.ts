@@ -10,8 +10,8 @@ import {
   type Binding,
   type BindingSite,
 } from "./constSites";
-import type { FileIndex } from "./fileIndex";
-import { namedChildren, unparen } from "./nodes";
+import type { FileIndex } from "../source/fileIndex";
+import { namedChildren, unparen } from "../source/nodes";
 
 /** Sizes of the scalar types kernels use, in bytes. */
 export const TYPE_SIZES: Readonly<Record<string, number>> = {

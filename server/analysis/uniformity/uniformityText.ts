@@ -1,8 +1,8 @@
 // The uniformity analysis' readers of text (uniformity.ts): an expression's deps without walking its
 // nodes, and the trip count of a loop whose bounds move together.
 import type { Node } from "web-tree-sitter";
-import { isSpaceCode, isWordCode } from "./charCodes";
-import { descendants, declaredName, unparen } from "./nodes";
+import { isSpaceCode, isWordCode } from "../source/charCodes";
+import { descendants, declaredName, unparen } from "../source/nodes";
 import {
   calleeName,
   NONE,

@@ -2,8 +2,8 @@
 // their configuration with plain names and integers (`<<<rows, kBlock, 0, stream>>>`): those arguments are
 // read from the text, and their nodes (a wasm call each, and one per node for its type) only on demand.
 import type { Language, Node } from "web-tree-sitter";
-import { isSpaceCode } from "./charCodes";
-import type { FileIndex } from "./fileIndex";
+import { isSpaceCode } from "../source/charCodes";
+import type { FileIndex } from "../source/fileIndex";
 
 const KERNEL_CALL: ReadonlySet<string> = new Set(["kernel_call_syntax"]);
 

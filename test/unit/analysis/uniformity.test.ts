@@ -1,12 +1,12 @@
-// The uniformity analysis (server/rules/util/uniformity.ts): which conditions differ between the threads
+// The uniformity analysis (server/analysis/uniformity/uniformity.ts): which conditions differ between the threads
 // of a block, which barriers wait for the whole block, and the exits that leave before a barrier.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { lintSource, parseSource } from "../../../server/lint/lintDocument";
 import { syncthreadsInDivergentBranch } from "../../../server/rules/syncthreads-in-divergent-branch";
-import { FileIndex } from "../../../server/rules/util/fileIndex";
-import { Uniformity } from "../../../server/rules/util/uniformity";
-import { surelyRuntime } from "../../../server/rules/util/uniformityConst";
+import { FileIndex } from "../../../server/analysis/source/fileIndex";
+import { Uniformity } from "../../../server/analysis/uniformity/uniformity";
+import { surelyRuntime } from "../../../server/analysis/uniformity/uniformityConst";
 
 /** Each condition around each barrier of the file's first function, `cond: varying|uniform`. */
 async function conditions(src: string): Promise<string[]> {

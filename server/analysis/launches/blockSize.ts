@@ -1,9 +1,9 @@
 // Block sizes known at lint time: launch configurations and __launch_bounds__. Shared by the two
 // block-size rules so each reports its own finding.
 import type { Node } from "web-tree-sitter";
-import type { Fix, LintContext, Rule } from "../rule";
-import { Constants } from "./constEval";
-import { FileIndex, kernelLaunches } from "./fileIndex";
+import type { Fix, LintContext, Rule } from "../../rules/rule";
+import { Constants } from "../constants/constEval";
+import { FileIndex, kernelLaunches } from "../source/fileIndex";
 import type { Launch } from "./launches";
 
 export interface KnownBlockSize {

@@ -1,6 +1,6 @@
 // Small tree helpers shared by the rules: walking, function kinds, spans and edits.
 import type { Node } from "web-tree-sitter";
-import type { Span, TextEdit } from "../rule";
+import type { Span, TextEdit } from "../../rules/rule";
 
 export function spanOf(node: Node): Span {
   return {

@@ -1,7 +1,7 @@
 // What the uniformity analysis (uniformity.ts) knows about CUDA: its types, which names and calls differ
 // between threads or are the same for the block, and the shapes of code it reads from text alone.
 import type { Node } from "web-tree-sitter";
-import { textIn } from "./nodes";
+import { textIn } from "../source/nodes";
 
 /** What an expression's value depends on: a thread-varying source itself, or variables (symbol ids). */
 export interface Deps {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lintSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
-import { clearHeaderCache } from "../../../server/rules/util/projectHeaders";
+import { clearHeaderCache } from "../../../server/analysis/preprocessor/projectHeaders";
 
 /** A project: `include/` headers, sources in `src/kernels/`; returns the root and the source path. */
 function project(headers: Record<string, string>): { root: string; file: string } {

@@ -5,7 +5,7 @@
 // there is unknown to the rules. Each header is read once per path and modification time.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { codeOnly } from "./codeText";
+import { codeOnly } from "../source/codeText";
 
 /** What a file defines that the rules resolve across files. */
 export interface SourceFacts {

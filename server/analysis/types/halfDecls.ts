@@ -3,12 +3,12 @@
 // struct it is a member of (if any), inside the file scope. Struct members type names only in their
 // struct's member functions, never in other functions.
 import type { Node } from "web-tree-sitter";
-import { codeAround, codeSpan, codeText } from "./codeText";
+import { codeAround, codeSpan, codeText } from "../source/codeText";
 import type { DeclEnv } from "./declEnv";
-import type { FileIndex, FunctionSpan, PlacedHalfEntry } from "./fileIndex";
+import type { FileIndex, FunctionSpan, PlacedHalfEntry } from "../source/fileIndex";
 import { eachWholeWord, readHalfTypes, type HalfName, type HalfToken } from "./halfText";
 import { appended, HalfScope, isIdentifier, WordList, type HalfEntry, type HalfKind } from "./halfTypes";
-import { isSpaceCode, isWordCode } from "./charCodes";
+import { isSpaceCode, isWordCode } from "../source/charCodes";
 
 export interface FunctionHalfScope {
   /** The function definition, or a struct's member list. */

@@ -3,13 +3,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseSource } from "../../../server/lint/lintDocument";
-import { archOffRanges, hasBf16Guard, inRanges } from "../../../server/rules/util/archGuard";
-import { Constants } from "../../../server/rules/util/constEval";
-import { FileIndex } from "../../../server/rules/util/fileIndex";
-import { parseDeclarators } from "../../../server/rules/util/halfTypes";
-import { sitesIn, sitesOfNames } from "../../../server/rules/util/constSites";
-import { findLaunches } from "../../../server/rules/util/launches";
-import { envLines } from "../../../server/rules/util/declEnv";
+import { archOffRanges, hasBf16Guard, inRanges } from "../../../server/analysis/preprocessor/archGuard";
+import { Constants } from "../../../server/analysis/constants/constEval";
+import { FileIndex } from "../../../server/analysis/source/fileIndex";
+import { parseDeclarators } from "../../../server/analysis/types/halfTypes";
+import { sitesIn, sitesOfNames } from "../../../server/analysis/constants/constSites";
+import { findLaunches } from "../../../server/analysis/launches/launches";
+import { envLines } from "../../../server/analysis/types/declEnv";
 
 async function index(text: string): Promise<FileIndex> {
   return FileIndex.of({ tree: await parseSource(text), text });

@@ -14,7 +14,7 @@
 // uniform; a call's result varies only with its arguments (or its object); the walk is one pass over the
 // function plus a fixed point over the assignments it recorded.
 import type { Node } from "web-tree-sitter";
-import type { FileIndex } from "./fileIndex";
+import type { FileIndex } from "../source/fileIndex";
 import type { Barrier, Control, Deps, Exit } from "./uniformityBase";
 import type { Until } from "./uniformityUntil";
 import { Walk } from "./uniformityWalk";

@@ -5,7 +5,7 @@
 // `for (col = c; col < Kernel_traits::COLS; col += COL_STRIDE)`). A run-time bound or stride (a kernel
 // parameter, blockDim, gridDim) keeps the loop varying: sizes that do not divide evenly hang the block.
 import type { Node } from "web-tree-sitter";
-import { ancestors, descendants } from "./nodes";
+import { ancestors, descendants } from "../source/nodes";
 import { calleeName, NONE, type Deps, type Resolve, type Sym } from "./uniformityBase";
 import type { LoopShape } from "./uniformityText";
 

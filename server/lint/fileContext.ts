@@ -1,13 +1,13 @@
 // Whole-file facts that findings anywhere in the file depend on. A windowed lint (server/lint/
 // incremental.ts) keeps a rule's findings outside its window only while the parts of this key that the
 // rule read (see dependencies.ts) are unchanged.
-import { checksElsewhere, usesTorch } from "../missing-launch-check";
-import { fileScopeShared } from "../shared-memory-reduction";
-import { OPT_IN_ATTRIBUTE, optedIn } from "../shared-memory-limit";
-import { hasBf16Guard } from "./archGuard";
-import { BUILTIN_CHECKS, declEnvKey } from "./declEnv";
+import { checksElsewhere, usesTorch } from "../rules/missing-launch-check";
+import { fileScopeShared } from "../rules/shared-memory-reduction";
+import { OPT_IN_ATTRIBUTE, optedIn } from "../rules/shared-memory-limit";
+import { hasBf16Guard } from "../analysis/preprocessor/archGuard";
+import { BUILTIN_CHECKS, declEnvKey } from "../analysis/types/declEnv";
 import type { Dependency } from "./dependencies";
-import type { FileIndex } from "./fileIndex";
+import type { FileIndex } from "../analysis/source/fileIndex";
 
 /** The shared values (FileIndex.shared keys) the key is made of: a run over the same text may take them over. */
 export const CONTEXT_VALUES: readonly string[] = [

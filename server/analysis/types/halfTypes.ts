@@ -1,8 +1,8 @@
 // Which expressions hold FP16/BF16 values: a per-function symbol table plus the return types of the
 // conversion intrinsics. Unknown (template `T`, unresolved names) is never treated as half.
 import type { Node } from "web-tree-sitter";
-import { declaredName, namedChildren, unparen } from "./nodes";
-import { isSpaceCode, isWordCode } from "./charCodes";
+import { declaredName, namedChildren, unparen } from "../source/nodes";
+import { isSpaceCode, isWordCode } from "../source/charCodes";
 
 export type HalfKind = "half" | "bf16" | "half2" | "bf162";
 

@@ -2,9 +2,9 @@
 // (a definition or a write), the tree says what they are. Each place is also described in a short string,
 // so a relint (server/lint/incremental.ts) can tell whether an edit changed a constant's bindings.
 import type { Node } from "web-tree-sitter";
-import type { FileIndex } from "./fileIndex";
-import { namedChildren } from "./nodes";
-import { isSpaceCode as isSpace, isWordCode } from "./charCodes";
+import type { FileIndex } from "../source/fileIndex";
+import { namedChildren } from "../source/nodes";
+import { isSpaceCode as isSpace, isWordCode } from "../source/charCodes";
 
 /** One name's binding: a value, a dim3 (x, y, z) or the node to evaluate on demand. */
 export type Binding =

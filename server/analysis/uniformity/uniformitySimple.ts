@@ -3,8 +3,8 @@
 // from text they cost the walk one node each instead of about ten (every node handed to JS costs). Each
 // reader gives what the walk over the nodes would, or undefined where the tree is needed.
 import type { Node } from "web-tree-sitter";
-import { isWordCode } from "./charCodes";
-import { declaredName } from "./nodes";
+import { isWordCode } from "../source/charCodes";
+import { declaredName } from "../source/nodes";
 import {
   DECLARATION_TYPE_STOP,
   groupLevel,

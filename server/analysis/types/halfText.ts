@@ -8,7 +8,7 @@ import {
   type HalfEntry,
   type HalfKind,
 } from "./halfTypes";
-import { isSpaceCode, isWordCode } from "./charCodes";
+import { isSpaceCode, isWordCode } from "../source/charCodes";
 
 const HALF_TYPE = /\b(__half2?|half2?|__nv_bfloat162?|nv_bfloat162?)\b/g;
 

@@ -1,10 +1,10 @@
 // Which of the 16-bit types' switches (the macros that remove their operators or conversions) a file's
 // build sets: shared by half-operator and half-implicit-conversion.
 import { PYTORCH_NVCC_DEFINES } from "../../lint/buildFiles";
-import { usesTorch } from "../missing-launch-check";
-import type { LintContext } from "../rule";
-import type { FileIndex } from "./fileIndex";
-import type { HalfKind } from "./halfTypes";
+import { usesTorch } from "../../rules/missing-launch-check";
+import type { LintContext } from "../../rules/rule";
+import type { FileIndex } from "../source/fileIndex";
+import type { HalfKind } from "../types/halfTypes";
 
 /** Per kind whose switch is set: where it comes from, for the message. */
 export type Switches = Partial<Record<HalfKind, string>>;

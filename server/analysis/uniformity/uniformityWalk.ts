@@ -1,7 +1,7 @@
 // One pass over a function for the uniformity analysis (uniformity.ts): its variables through their
 // scopes, the assignments between them and the conditions they run under, its barriers and its exits.
 import type { Node } from "web-tree-sitter";
-import { declaredName, textIn } from "./nodes";
+import { declaredName, textIn } from "../source/nodes";
 import {
   calleeName,
   groupLevel,
