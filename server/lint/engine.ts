@@ -111,13 +111,17 @@ export const archDependentRules = (rules: readonly Rule[]): string[] =>
 function targetsNote(opts: LintOptions): Finding[] {
   const build = opts.build ?? STANDALONE_BUILD;
   if (build.targets === "declared") return [];
-  const off = archDependentRules(opts.rules).filter((id) => opts.severity?.[id] !== "off");
+  const on = opts.rules.filter((r) => opts.severity?.[r.id] !== "off");
+  const off = [
+    ...archDependentRules(on),
+    ...on.flatMap((r) => (r.archDependentPart ? [`${r.id}'s ${r.archDependentPart}`] : [])),
+  ];
   const how =
     "declare them with the cudaKernelDev.targets setting (or --arch), cuda-capabilities in build.toml, or CMAKE_CUDA_ARCHITECTURES";
   const message =
     build.targets === "gpu"
       ? `No target architectures are declared for this file: assuming this machine's GPU (${opts.targets.map((t) => `sm_${t}`).join(", ")}); ${how}.`
-      : `No target architectures are declared for this file, so ${off.join(" and ") || "no rule"} ${off.length === 1 ? "is" : "are"} off; ${how}.`;
+      : `No target architectures are declared for this file, so ${(off.length > 1 ? `${off.slice(0, -1).join(", ")} and ${off[off.length - 1]!}` : off[0] ?? "no rule")} ${off.length === 1 ? "is" : "are"} off; ${how}.`;
   return [{ rule: "targets", severity: "information", message, span: ZERO, fixes: [] }];
 }
 

@@ -50,7 +50,7 @@ export class CudaParser {
     const deadline = performance.now() + timeoutMs;
     // Returning true from the progress callback cancels the parse (the .d.ts types it as void).
     const progressCallback = (): boolean => performance.now() > deadline;
-    const tree = this.parser.parse(text, oldTree ?? null, { progressCallback });
+    const tree = this.parser.parse(blankUnknownAttributes(text), oldTree ?? null, { progressCallback });
     if (!tree) {
       // A cancelled parse would otherwise resume on the next call with other text.
       this.parser.reset();
@@ -58,6 +58,33 @@ export class CudaParser {
     }
     return tree;
   }
+}
+
+/**
+ * CUDA's `__align__(n)` (a macro for `__attribute__((aligned(n)))`), which the grammar does not know: it
+ * reads `__shared__ __align__(16) char buf[N];` as a broken declarator. Blanked for the parse only, with
+ * spaces of the same length, so every offset and position holds; rules read names from the file's text.
+ */
+export function blankUnknownAttributes(text: string): string {
+  let at = text.indexOf("__align__");
+  if (at < 0) return text;
+  let out = "";
+  let done = 0;
+  for (; at >= 0; at = text.indexOf("__align__", at + 1)) {
+    let i = at + 9;
+    while (text[i] === " " || text[i] === "\t") i++;
+    if (text[i] !== "(" || at < done) continue;
+    let depth = 0;
+    for (; i < text.length; i++) {
+      if (text[i] === "(") depth++;
+      else if (text[i] === ")" && --depth === 0) break;
+      else if (text[i] === "\n" || text[i] === ";") break;
+    }
+    if (depth !== 0 || i >= text.length) continue;
+    out += text.slice(done, at) + " ".repeat(i + 1 - at);
+    done = i + 1;
+  }
+  return out + text.slice(done);
 }
 
 let shared: Promise<CudaParser> | undefined;

@@ -80,5 +80,10 @@ export interface Rule {
   readonly convention?: keyof Conventions;
   /** Its findings depend on the target architectures: it does not run when none are declared. */
   readonly archDependent?: boolean;
+  /**
+   * Some of its checks depend on the target architectures (named in the no-targets note, e.g. "per-target
+   * limits"): it runs without targets and skips those itself (`build.targets === "none"`).
+   */
+  readonly archDependentPart?: string;
   check(ctx: LintContext): void;
 }

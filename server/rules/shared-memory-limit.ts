@@ -139,7 +139,7 @@ function dynamicRequests(
 export const sharedMemoryLimit: Rule = {
   id: "shared-memory-limit",
   defaultSeverity: "error",
-  archDependent: true,
+  archDependentPart: "per-target limits",
   summary:
     "Static __shared__ over 48 KB in one kernel, or requested shared memory over the smallest target's per-block limit.",
   check(ctx) {
@@ -151,6 +151,8 @@ export const sharedMemoryLimit: Rule = {
         message: `${kb(bytes)} of static __shared__ memory in one kernel is over the 48 KB static limit (ptxas rejects it). Use \`extern __shared__\` with a dynamic size and cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).`,
       });
     }
+    // The static limit is every architecture's; the dynamic limits are per target, known only when declared.
+    if (ctx.build.targets === "none") return;
     const smallest = Math.min(...ctx.targets.map(limitFor));
     const smallestSm = ctx.targets.find((t) => limitFor(t) === smallest) ?? ctx.targets[0]!;
     const optsIn = optedIn(idx);

@@ -322,8 +322,10 @@ export class Constants {
         return op === "-" ? -v : op === "+" ? v : undefined;
       }
       case "sizeof_expression": {
-        const t = n.childForFieldName("type");
-        return t ? typeSize(this.idx.textOf(t)) : undefined;
+        // `sizeof(__half)`: tree-sitter cannot tell a type name from a variable's, and reads a lone name
+        // in parentheses as a value; a known type's name is that type (a variable is never named `float`).
+        const t = n.childForFieldName("type") ?? n.childForFieldName("value");
+        return t ? typeSize(this.idx.textOf(t).replace(/^\(\s*|\s*\)$/g, "")) : undefined;
       }
       case "cast_expression":
         return this.value(n.childForFieldName("value") ?? n);

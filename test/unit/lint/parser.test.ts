@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Node, Tree } from "web-tree-sitter";
 import { LintDocument } from "../../../server/lint/lintDocument";
-import { cudaParser } from "../../../server/lint/parser";
+import { blankUnknownAttributes, cudaParser } from "../../../server/lint/parser";
 import { edited } from "./editing";
 
 /** The tree as text with every node's position, so trees from different parse paths can be compared. */
@@ -92,4 +92,21 @@ test("a document above the size limit is not parsed and says so", async () => {
   const out = doc.lint({ fileName: "big.cu", targets: [80], rules: [] });
   assert.equal(out.kind, "skipped");
   assert.match(out.kind === "skipped" ? out.reason : "", /3\.0 MB is above the 1\.0 MB limit/);
+});
+
+test("__align__(n) is blanked for the parse: the declaration after it parses, offsets hold", async () => {
+  const text = "__global__ void k() {\n  __shared__ __align__(16) unsigned char tile[4 * sizeof(float)];\n}\n";
+  assert.equal(blankUnknownAttributes(text).length, text.length);
+  assert.equal(
+    blankUnknownAttributes("struct __align__ (8) P { int a; };"),
+    `struct ${" ".repeat("__align__ (8)".length)} P { int a; };`,
+  );
+  // Not a use: no parenthesis, or one that does not close on the line.
+  assert.equal(blankUnknownAttributes("int __align__; f(__align__(4"), "int __align__; f(__align__(4");
+  const tree = (await cudaParser()).parse(text)!;
+  const decl = tree.rootNode.descendantsOfType("array_declarator")[0]!;
+  assert.equal(decl.parent?.type, "declaration");
+  assert.equal(text.slice(decl.startIndex, decl.endIndex), "tile[4 * sizeof(float)]");
+  assert.ok(!tree.rootNode.hasError);
+  tree.delete();
 });

@@ -9,7 +9,7 @@ import { lintSource, parseSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
 import type { Finding, Fix } from "../../../server/rules/rule";
 import { DEFAULT_SUFFIXES } from "../../../server/rules/conventions";
-import { applyEdits, errorCount, fixtureTargets } from "./helpers";
+import { applyEdits, errorCount, fixtureBuild, fixtureTargets } from "./helpers";
 
 const ROOT = join(__dirname, "..", "..", "fixtures", "rules");
 
@@ -29,6 +29,7 @@ async function lintRule(text: string, ruleId: string): Promise<Finding[]> {
   const findings = await lintSource(text, {
     rules,
     targets: fixtureTargets(text),
+    build: fixtureBuild(text),
     ruleOptions: ALL_CONVENTIONS,
   });
   return findings.filter((f) => f.rule === ruleId);

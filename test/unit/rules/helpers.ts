@@ -1,15 +1,27 @@
 // Shared by the rule tests: fixture targets, applying TextEdits, counting parse errors.
 import type { Node, Tree } from "web-tree-sitter";
-import type { TextEdit } from "../../../server/rules/rule";
+import type { BuildFacts, TextEdit } from "../../../server/rules/rule";
+import { STANDALONE_BUILD } from "../../../server/lint/engine";
 
-/** `// targets: sm_75, sm_90` on the first line picks the targets; otherwise [75, 90]. */
+const TARGETS_LINE = /^\s*\/\/\s*targets:\s*(.+)$/;
+
+/**
+ * `// targets: sm_75, sm_90` on the first line picks the targets; otherwise [75, 90]. `// targets: none`
+ * lints as a file whose build declares none (fixtureBuild): the engine still passes nvcc's default.
+ */
 export function fixtureTargets(text: string): number[] {
-  const m = /^\s*\/\/\s*targets:\s*(.+)$/m.exec(text.split("\n")[0] ?? "");
-  if (!m) return [75, 90];
+  const m = TARGETS_LINE.exec(text.split("\n")[0] ?? "");
+  if (!m || m[1]!.trim() === "none") return [75, 90];
   return m[1]!.split(/[,\s]+/).flatMap((t) => {
     const n = /^sm_(\d+)$/.exec(t.trim());
     return n ? [Number(n[1])] : [];
   });
+}
+
+/** The build a fixture is linted under: the standalone build, with no targets for `// targets: none`. */
+export function fixtureBuild(text: string): BuildFacts {
+  const m = TARGETS_LINE.exec(text.split("\n")[0] ?? "");
+  return m?.[1]!.trim() === "none" ? { ...STANDALONE_BUILD, targets: "none" } : STANDALONE_BUILD;
 }
 
 function offsetOf(text: string, line: number, column: number): number {
