@@ -1,4 +1,5 @@
 // Runs rules over a parsed tree, then applies suppression comments and severity overrides.
+import { SEVERITY_OF, type Basis } from "../rules/severity";
 import type { Node, Tree } from "web-tree-sitter";
 import type { BuildFacts, Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
 import { inDeadCode } from "../analysis/preprocessor/archGuard";
@@ -121,7 +122,7 @@ function targetsNote(opts: LintOptions): Finding[] {
   const message =
     build.targets === "gpu"
       ? `No target architectures are declared for this file: assuming this machine's GPU (${opts.targets.map((t) => `sm_${t}`).join(", ")}); ${how}.`
-      : `No target architectures are declared for this file, so ${(off.length > 1 ? `${off.slice(0, -1).join(", ")} and ${off[off.length - 1]!}` : off[0] ?? "no rule")} ${off.length === 1 ? "is" : "are"} off; ${how}.`;
+      : `No target architectures are declared for this file, so ${off.length > 1 ? `${off.slice(0, -1).join(", ")} and ${off[off.length - 1]!}` : (off[0] ?? "no rule")} ${off.length === 1 ? "is" : "are"} off; ${how}.`;
   return [{ rule: "targets", severity: "information", message, span: ZERO, fixes: [] }];
 }
 
@@ -199,12 +200,18 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
       targets,
       options,
       build,
-      report(f: { node?: Node; span?: Span; message: string; fixes?: Fix[] }) {
+      report(f: { node?: Node; span?: Span; message: string; fixes?: Fix[]; basis?: Basis }) {
         const span = f.span ?? (f.node ? spanOf(f.node) : ZERO);
         const key = `${span.startLine},${span.startColumn},${span.endLine},${span.endColumn}`;
         if (spans.has(key)) return;
         spans.add(key);
-        own.push({ rule: rule.id, severity, message: f.message, span, fixes: f.fixes ?? [] });
+        own.push({
+          rule: rule.id,
+          severity: override ?? (f.basis ? SEVERITY_OF[f.basis] : severity),
+          message: f.message,
+          span,
+          fixes: f.fixes ?? [],
+        });
       },
     };
     const started = performance.now();

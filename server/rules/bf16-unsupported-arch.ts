@@ -92,6 +92,7 @@ function unguardedUses(
 export const bf16UnsupportedArch: Rule = {
   id: "bf16-unsupported-arch",
   defaultSeverity: "error",
+  basis: "does-not-compile",
   archDependent: true,
   summary:
     "BF16 used in device code while a target below sm_80 is built, outside an `#if __CUDA_ARCH__ >= 800` guard.",

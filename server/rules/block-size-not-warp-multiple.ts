@@ -16,6 +16,7 @@ export const blockSizeNotWarpMultiple = blockSizeRule(
   {
     id: "block-size-not-warp-multiple",
     defaultSeverity: "warning",
+    basis: "heuristic",
     summary: "A block size known at lint time that is not a multiple of the 32-thread warp.",
   },
   (b) => {

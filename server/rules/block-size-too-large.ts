@@ -6,6 +6,7 @@ export const blockSizeTooLarge = blockSizeRule(
   {
     id: "block-size-too-large",
     defaultSeverity: "error",
+    basis: "fails-at-run-time",
     summary:
       "More than 1024 threads per block (or a block dimension over its limit): the launch always fails.",
   },

@@ -41,6 +41,7 @@ function referencedElsewhere(idx: FileIndex, fn: Node, name: string): boolean {
 export const candleExternC: Rule = {
   id: "candle-extern-c",
   defaultSeverity: "warning",
+  basis: "heuristic",
   convention: "candle",
   summary:
     'candle loads kernels from PTX by name: a __global__ kernel without extern "C" has a mangled name and cannot be loaded.',

@@ -9,6 +9,7 @@ const IDENT: ReadonlySet<string> = new Set(["identifier"]);
 export const deprecatedShuffle: Rule = {
   id: "deprecated-shuffle",
   defaultSeverity: "error",
+  basis: "does-not-compile",
   summary:
     "Warp shuffle/vote intrinsics without `_sync` do not exist on sm_70+; use the `_sync` form with a mask.",
   check(ctx) {

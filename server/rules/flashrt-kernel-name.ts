@@ -50,6 +50,7 @@ function contradiction(sig: KernelSignature, claim: SuffixClaim): string | undef
 export const flashrtKernelName: Rule = {
   id: "flashrt-kernel-name",
   defaultSeverity: "warning",
+  basis: "heuristic",
   convention: "flashrt",
   summary:
     "A kernel name's FlashRT suffix (_fp16, _fp8, _bf16out, _f32out, _inplace, _noweight, …) must match its parameters.",

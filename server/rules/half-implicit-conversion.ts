@@ -208,6 +208,8 @@ function reporter(ctx: LintContext, switches: Switches): Report {
         ? `Implicit ${type} → float conversion: it does not compile with ${why}. Use ${conv}() or a to_float() helper.`
         : `Implicit float → ${type} conversion: it does not compile with ${why}. Use ${conv}() or a from_float() helper.`,
       fixes,
+      // A switch inferred from PyTorch includes (no build file says how the file is compiled) needs context: many builds undo it with -U.
+      basis: ctx.build.definesKnown ? undefined : "needs-context",
     });
   };
 }
@@ -326,7 +328,8 @@ function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): v
 
 export const halfImplicitConversion: Rule = {
   id: "half-implicit-conversion",
-  defaultSeverity: "warning",
+  defaultSeverity: "error",
+  basis: "does-not-compile",
   summary:
     "An implicit __half/__nv_bfloat16 <-> float conversion; it does not compile with -D__CUDA_NO_HALF_CONVERSIONS__ (PyTorch builds).",
   check(ctx) {

@@ -338,7 +338,8 @@ function checkUnary(report: Report, e: Node, scope: HalfScope, off: Switches): v
 
 export const halfOperator: Rule = {
   id: "half-operator",
-  defaultSeverity: "warning",
+  defaultSeverity: "error",
+  basis: "does-not-compile",
   summary:
     "Arithmetic/comparison operators on __half/__nv_bfloat16 values in builds that remove them (-D__CUDA_NO_HALF_OPERATORS__: PyTorch extensions).",
   check(ctx) {
@@ -346,7 +347,10 @@ export const halfOperator: Rule = {
     const off = switchesSet(ctx, idx, OFF_SWITCH);
     if (Object.keys(off).length === 0) return;
     const decls = halfDecls(idx, declEnv(ctx));
-    const report: Report = (f) => ctx.report(f);
+    // Switches inferred from PyTorch includes (no build file says how the file is compiled) need context:
+    // many builds undo them with -U.
+    const basis = ctx.build.definesKnown ? undefined : "needs-context";
+    const report: Report = (f) => ctx.report({ ...f, basis });
     for (const e of candidateOperators(idx, decls)) {
       const scope = decls.scopeAt(e.startIndex);
       if (e.type === "binary_expression") checkBinary(report, e, scope, off);

@@ -152,6 +152,7 @@ function canOverflow(uses: readonly Node[], declared: DeclaredTypes, idx: FileIn
 export const intIndexOverflow: Rule = {
   id: "int-index-overflow",
   defaultSeverity: "information",
+  basis: "needs-context",
   summary: "A flat index computed in 32-bit int from blockIdx * blockDim is used to address memory.",
   check(ctx) {
     const idx = FileIndex.of(ctx);

@@ -129,6 +129,7 @@ export function checksElsewhere(idx: FileIndex): boolean {
 export const missingLaunchCheck: Rule = {
   id: "missing-launch-check",
   defaultSeverity: "warning",
+  basis: "heuristic",
   summary:
     "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/getLastCudaError/C10_CUDA_KERNEL_LAUNCH_CHECK (or a project macro expanding to one) after it.",
   check(ctx) {

@@ -1,6 +1,7 @@
 // The contract between the lint engine (server/lint/) and the rules (server/rules/<rule-id>.ts).
 import type { Node, Tree } from "web-tree-sitter";
 import type { Conventions } from "./conventions";
+import type { Basis } from "./severity";
 
 export type Severity = "error" | "warning" | "information" | "hint";
 
@@ -67,13 +68,19 @@ export interface LintContext {
   readonly targets: readonly number[];
   readonly options: RuleOptions;
   readonly build: BuildFacts;
-  report(finding: { node?: Node; span?: Span; message: string; fixes?: Fix[] }): void;
+  /**
+   * `basis`: where this finding rests on less than the rule's basis (a build switch inferred from the
+   * file's includes rather than read from its build), and so takes that basis' severity.
+   */
+  report(finding: { node?: Node; span?: Span; message: string; fixes?: Fix[]; basis?: Basis }): void;
 }
 
 export interface Rule {
   /** Stable id, part of the interface: configs, suppressions and CI scripts name it. */
   readonly id: string;
   readonly defaultSeverity: Severity;
+  /** What its findings rest on; the severity policy (severity.ts) derives defaultSeverity from it. */
+  readonly basis: Basis;
   /** One line, shown in docs and SARIF. */
   readonly summary: string;
   /** A project convention, not a general rule: it runs only where the project opts into it. */

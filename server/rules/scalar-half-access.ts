@@ -143,6 +143,7 @@ const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
 export const scalarHalfAccess: Rule = {
   id: "scalar-half-access",
   defaultSeverity: "warning",
+  basis: "heuristic",
   summary:
     "A loop reads or writes global __half/__nv_bfloat16 elements one at a time; use 2-wide or 16-byte vector access.",
   check(ctx) {

@@ -139,6 +139,7 @@ function dynamicRequests(
 export const sharedMemoryLimit: Rule = {
   id: "shared-memory-limit",
   defaultSeverity: "error",
+  basis: "does-not-compile",
   archDependentPart: "per-target limits",
   summary:
     "Static __shared__ over 48 KB in one kernel, or requested shared memory over the smallest target's per-block limit.",
@@ -166,6 +167,8 @@ export const sharedMemoryLimit: Rule = {
         ctx.report({
           node: r.node(),
           message: `${kb(r.bytes)} of dynamic shared memory needs cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ${r.bytes}) before the launch; without it anything over 48 KB fails to launch.`,
+          // The opt-in may be made in another file.
+          basis: "needs-context",
         });
       }
     }

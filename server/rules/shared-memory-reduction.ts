@@ -396,6 +396,7 @@ function combines({ text, src, calls, writes }: Body, shared: ReadonlySet<string
 export const sharedMemoryReduction: Rule = {
   id: "shared-memory-reduction",
   defaultSeverity: "warning",
+  basis: "heuristic",
   summary:
     "A block reduction halving a stride in shared memory with a barrier every step down to one element.",
   check(ctx) {

@@ -120,7 +120,8 @@ function divergence(u: Uniformity, b: Barrier): string | undefined {
 
 export const syncthreadsInDivergentBranch: Rule = {
   id: "syncthreads-in-divergent-branch",
-  defaultSeverity: "error",
+  defaultSeverity: "warning",
+  basis: "heuristic",
   summary:
     "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition or after a thread-dependent return, break or continue.",
   check(ctx) {

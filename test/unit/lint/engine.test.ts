@@ -115,6 +115,7 @@ test("one finding per rule per span: a rule reporting the same span twice is lis
   const twice: Rule = {
     id: "test-twice",
     defaultSeverity: "warning",
+    basis: "heuristic",
     summary: "test: reports each __shfl call twice",
     check(ctx) {
       for (const f of ctx.tree.rootNode.descendantsOfType("identifier"))

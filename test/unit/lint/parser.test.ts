@@ -95,7 +95,8 @@ test("a document above the size limit is not parsed and says so", async () => {
 });
 
 test("__align__(n) is blanked for the parse: the declaration after it parses, offsets hold", async () => {
-  const text = "__global__ void k() {\n  __shared__ __align__(16) unsigned char tile[4 * sizeof(float)];\n}\n";
+  const text =
+    "__global__ void k() {\n  __shared__ __align__(16) unsigned char tile[4 * sizeof(float)];\n}\n";
   assert.equal(blankUnknownAttributes(text).length, text.length);
   assert.equal(
     blankUnknownAttributes("struct __align__ (8) P { int a; };"),

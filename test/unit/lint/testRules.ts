@@ -12,6 +12,7 @@ function calls(root: Node, name: string): Node[] {
 export const shflRule: Rule = {
   id: "test-shfl",
   defaultSeverity: "error",
+  basis: "does-not-compile",
   summary: "test: __shfl",
   check(ctx) {
     for (const call of calls(ctx.tree.rootNode, "__shfl")) {
@@ -54,6 +55,7 @@ export const shflRule: Rule = {
 export const syncRule: Rule = {
   id: "test-sync",
   defaultSeverity: "warning",
+  basis: "heuristic",
   summary: "test: __syncthreads",
   check(ctx) {
     for (const call of calls(ctx.tree.rootNode, "__syncthreads")) ctx.report({ node: call, message: "sync" });
@@ -64,6 +66,7 @@ export const syncRule: Rule = {
 export const throwingRule: Rule = {
   id: "test-throws",
   defaultSeverity: "error",
+  basis: "does-not-compile",
   summary: "test: throws",
   check() {
     throw new Error("boom");

@@ -64,7 +64,10 @@ describe("no declared targets", () => {
     const notes = found.filter((f) => f.rule === "targets");
     assert.equal(notes.length, 1);
     assert.equal(notes[0]!.severity, "information");
-    assert.match(notes[0]!.message, /bf16-unsupported-arch and shared-memory-limit's per-target limits are off/);
+    assert.match(
+      notes[0]!.message,
+      /bf16-unsupported-arch and shared-memory-limit's per-target limits are off/,
+    );
     assert.match(notes[0]!.message, /cudaKernelDev\.targets.*build\.toml.*CMAKE_CUDA_ARCHITECTURES/);
   });
 
