@@ -37,6 +37,13 @@ __global__ void bias_add_bf16(__nv_bfloat16* out, const __nv_bfloat16* bias, int
   }
 }
 
+// A BF16 scale in BF16 arithmetic, built for the T4 too (sm_75 is a target): no BF16 units there, so
+// bf16-emulated-arch: every __hmul2 runs through float; the T4 build wants __half (or a guarded path).
+__global__ void scale_bf16x2(__nv_bfloat162* x, __nv_bfloat162 s, int n2) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n2) x[i] = __hmul2(x[i], s);  // bf16-emulated-arch
+}
+
 // Kepler-era warp sum kept "for later". deprecated-shuffle: __shfl_down without _sync does not exist for
 // sm_70+; this file only compiles because nothing instantiates the template yet.
 template <typename T>

@@ -1,5 +1,6 @@
 // The rule registry: every rule module, in the order they run. Ids are interface (configs, suppressions, CI).
 import type { Rule } from "./rule";
+import { bf16EmulatedArch } from "./bf16-emulated-arch";
 import { bf16UnsupportedArch } from "./bf16-unsupported-arch";
 import { blockSizeNotWarpMultiple } from "./block-size-not-warp-multiple";
 import { blockSizeTooLarge } from "./block-size-too-large";
@@ -17,6 +18,7 @@ import { syncthreadsInDivergentBranch } from "./syncthreads-in-divergent-branch"
 
 export const rules: readonly Rule[] = [
   bf16UnsupportedArch,
+  bf16EmulatedArch,
   scalarHalfAccess,
   deprecatedShuffle,
   sharedMemoryReduction,

@@ -66,7 +66,7 @@ describe("no declared targets", () => {
     assert.equal(notes[0]!.severity, "information");
     assert.match(
       notes[0]!.message,
-      /bf16-unsupported-arch and shared-memory-limit's per-target limits are off/,
+      /bf16-unsupported-arch, bf16-emulated-arch and shared-memory-limit's per-target limits are off/,
     );
     assert.match(notes[0]!.message, /cudaKernelDev\.targets.*build\.toml.*CMAKE_CUDA_ARCHITECTURES/);
   });
