@@ -11,6 +11,7 @@ import { halfImplicitConversion } from "./half-implicit-conversion";
 import { halfOperator } from "./half-operator";
 import { intIndexOverflow } from "./int-index-overflow";
 import { missingLaunchCheck } from "./missing-launch-check";
+import { scalarFloatAccess } from "./scalar-float-access";
 import { scalarHalfAccess } from "./scalar-half-access";
 import { sharedMemoryLimit } from "./shared-memory-limit";
 import { sharedMemoryReduction } from "./shared-memory-reduction";
@@ -20,6 +21,7 @@ export const rules: readonly Rule[] = [
   bf16UnsupportedArch,
   bf16EmulatedArch,
   scalarHalfAccess,
+  scalarFloatAccess,
   deprecatedShuffle,
   sharedMemoryReduction,
   halfOperator,
