@@ -48,6 +48,12 @@ export interface BuildFacts {
    * none at all, and rules marked `archDependent` do not run.
    */
   readonly targets: "declared" | "gpu" | "none";
+  /**
+   * Whether the project chose its targets (cuda-capabilities, CMake, setup.py, the setting…), as opposed
+   * to kernel-builder's default capabilities or this machine's GPU standing in; absent: as `targets`
+   * says ("declared" counts as chosen).
+   */
+  readonly targetsDeclared?: boolean;
   /** Macros the compiler command line defines: name → value ("1" for a bare -DNAME). */
   readonly defines: ReadonlyMap<string, string>;
   /** Macros known to be undefined (-U, and HIP's own in a CUDA build). */
