@@ -3,7 +3,7 @@
 import { Command, Option } from "commander";
 import { resolve } from "node:path";
 import { parseArchList } from "../lint/arch";
-import { describeContext, resolveBuildContext } from "../lint/buildContext";
+import { describeContext, relativePaths, resolveBuildContext } from "../lint/buildContext";
 import { collectCudaFiles, lintFiles, type FileReport } from "../lint/lintFiles";
 import { machineGpuArch } from "../lint/machineGpu";
 import { formatText, toJsonFindings, toSarif } from "../lint/report";
@@ -60,7 +60,9 @@ export function lintCommand(): Command {
           explicit: archs && archs.length > 0 ? { archs, source: "cli" } : undefined,
           ...(gpuArch !== undefined ? { gpuArch } : {}),
         });
-        const lines = [...describeContext(ctx, process.cwd()), ...ctx.targets.notes.map((n) => `Note: ${n}`)];
+        const cwd = process.cwd();
+        const notes = ctx.targets.notes.map((n) => `Note: ${relativePaths(n, cwd)}`);
+        const lines = [...describeContext(ctx, cwd), ...notes];
         process.stdout.write(`${lines.join("\n")}\n`);
         return;
       }
@@ -81,9 +83,12 @@ export function lintCommand(): Command {
         ...(gpuArch !== undefined ? { gpuArch } : {}),
       });
       const cwd = process.cwd();
+      // Every path said is relative to the working folder, as the findings' are.
       for (const r of reports) {
-        for (const w of r.warnings) process.stderr.write(`cuda-kernel-dev lint: warning: ${w}\n`);
-        if (r.skipped) process.stderr.write(`cuda-kernel-dev lint: ${r.file}: ${r.skipped}\n`);
+        for (const w of r.warnings)
+          process.stderr.write(`cuda-kernel-dev lint: warning: ${relativePaths(w, cwd)}\n`);
+        if (r.skipped)
+          process.stderr.write(`cuda-kernel-dev lint: ${relativePaths(`${r.file}: ${r.skipped}`, cwd)}\n`);
       }
       const summary = notCudaSummary(reports);
       if (summary) process.stderr.write(summary);

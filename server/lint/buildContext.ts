@@ -3,7 +3,7 @@
 // the macros its compiler command line defines. Targets come from the setting (or --arch), then the
 // nearest build file of each kind in the order build.toml, CMakeLists.txt, setup.py, then
 // $TORCH_CUDA_ARCH_LIST, compile_commands.json, and last this machine's GPU when the caller knows it.
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { BuildFacts } from "../rules/rule";
 import { formatArch } from "./arch";
 import {
@@ -35,6 +35,12 @@ export interface ResolvedTargets {
   file?: string;
   /** Build files that named targets we could not read (e.g. "native"), or failed to parse. */
   notes: string[];
+  /**
+   * True when the project chose them (the setting, --arch, cuda-capabilities, CMake, setup.py,
+   * $TORCH_CUDA_ARCH_LIST, compile_commands.json); false when they stand in for a choice nobody made
+   * (kernel-builder's default capabilities, this machine's GPU, nvcc's default).
+   */
+  declared: boolean;
 }
 
 /** nvcc 13's own default when no -arch is given; shown, but arch-dependent rules do not run on it. */
@@ -55,7 +61,7 @@ export interface TargetQuery {
 export interface BuildContext {
   file: string;
   /** The build file the source belongs to (its kernel for build.toml); none when no build file was found. */
-  build?: { kind: BuildKind; file: string; unit?: string };
+  build?: { kind: BuildKind; file: string; unit?: string; also?: { kind: BuildKind; file: string } };
   /** Only "cuda" is linted as CUDA. */
   backend: Backend;
   targets: ResolvedTargets;
@@ -128,10 +134,49 @@ export const HIP_MACROS = [
   "__HIP__",
 ];
 
+/**
+ * A source both builds compile (a build.toml kernel and a setup.py CUDAExtension beside it): the macros
+ * either sets, but for those they set differently; the targets either declares.
+ */
+function bothBuilds(toml: BuildUnit, setup: BuildUnit): BuildUnit {
+  const defines = new Map<string, string>();
+  const clash = new Set<string>();
+  for (const [k, v] of [...toml.defines, ...setup.defines]) {
+    if (defines.has(k) && defines.get(k) !== v) clash.add(k);
+    defines.set(k, v);
+  }
+  for (const k of clash) defines.delete(k);
+  const undefines = new Set(
+    [...toml.undefines, ...setup.undefines].filter((k) => !defines.has(k) && !clash.has(k)),
+  );
+  const declared = [toml, setup].filter((u) => (u.archs?.length ?? 0) > 0 && u.archsDeclared !== false);
+  const archs =
+    declared.length > 0 ? [...new Set(declared.flatMap((u) => u.archs!))].sort((a, b) => a - b) : toml.archs;
+  const from = declared.length > 0 ? declared : [toml];
+  const archsFrom = from
+    .map((u) => (u === setup ? `setup.py's${u.archsFrom ? ` (${u.archsFrom})` : ""}` : u.archsFrom))
+    .filter((f): f is string => f !== undefined);
+  return {
+    ...toml,
+    archs,
+    ...(archsFrom.length > 0 ? { archsFrom: archsFrom.join(" and ") } : {}),
+    ...(declared.length > 0 ? { archsDeclared: true } : {}),
+    defines,
+    undefines,
+    pytorch: true,
+  };
+}
+
 export function resolveBuildContext(q: TargetQuery): BuildContext {
   const file = resolve(q.file);
   const { found, notes } = buildFilesOf(file, ancestors(dirname(file), q.stopAt));
   // The nearest build file of the first kind owns the file; compile_commands.json only when nothing else does.
+  // A setup.py that builds a PyTorch extension beside a build.toml compiles the file too.
+  const also =
+    found[0]?.info.kind === "build.toml"
+      ? found.find((f) => f.info.kind === "setup.py" && f.unit.pytorch)
+      : undefined;
+  if (also) found[0] = { ...found[0]!, unit: bothBuilds(found[0]!.unit, also.unit) };
   const owner = found[0];
   const backend = owner?.unit.backend ?? "cuda";
   const defines = new Map(owner?.unit.defines ?? []);
@@ -143,23 +188,37 @@ export function resolveBuildContext(q: TargetQuery): BuildContext {
   let targets: ResolvedTargets | undefined;
   let targetsFrom: string | undefined;
   if (q.explicit && q.explicit.archs.length > 0)
-    targets = { archs: q.explicit.archs, source: q.explicit.source, notes };
+    targets = { archs: q.explicit.archs, source: q.explicit.source, notes, declared: true };
   const declaring = found.find(
     (f) => (f.unit.archs?.length ?? 0) > 0 && f.info.kind !== "compile_commands.json",
   );
   if (!targets && declaring) {
-    targets = { archs: declaring.unit.archs!, source: declaring.info.kind, file: declaring.info.file, notes };
-    targetsFrom = declaring.unit.archsFrom;
+    const { archs, archsDeclared, archsFrom } = declaring.unit;
+    targets = {
+      archs: archs!,
+      source: declaring.info.kind,
+      file: declaring.info.file,
+      notes,
+      declared: archsDeclared !== false,
+    };
+    targetsFrom = archsFrom;
   }
   const envList = (q.env ?? process.env).TORCH_CUDA_ARCH_LIST;
   if (!targets && envList) {
     const archs = archTokens(envList.split(/[\s;,]+/), "$TORCH_CUDA_ARCH_LIST", notes);
-    if (archs.length > 0) targets = { archs, source: "TORCH_CUDA_ARCH_LIST", notes };
+    if (archs.length > 0) targets = { archs, source: "TORCH_CUDA_ARCH_LIST", notes, declared: true };
   }
   const commands = found.find((f) => (f.unit.archs?.length ?? 0) > 0);
   if (!targets && commands)
-    targets = { archs: commands.unit.archs!, source: commands.info.kind, file: commands.info.file, notes };
-  if (!targets && q.gpuArch !== undefined) targets = { archs: [q.gpuArch], source: "gpu", notes };
+    targets = {
+      archs: commands.unit.archs!,
+      source: commands.info.kind,
+      file: commands.info.file,
+      notes,
+      declared: true,
+    };
+  if (!targets && q.gpuArch !== undefined)
+    targets = { archs: [q.gpuArch], source: "gpu", notes, declared: false };
   return {
     file,
     ...(owner
@@ -168,11 +227,12 @@ export function resolveBuildContext(q: TargetQuery): BuildContext {
             kind: owner.info.kind,
             file: owner.info.file,
             ...(owner.unit.name ? { unit: owner.unit.name } : {}),
+            ...(also ? { also: { kind: also.info.kind, file: also.info.file } } : {}),
           },
         }
       : {}),
     backend,
-    targets: targets ?? { archs: DEFAULT_TARGETS, source: "default", notes },
+    targets: targets ?? { archs: DEFAULT_TARGETS, source: "default", notes, declared: false },
     ...(targetsFrom ? { targetsFrom } : {}),
     defines,
     undefines,
@@ -184,11 +244,22 @@ export function resolveBuildContext(q: TargetQuery): BuildContext {
 export function buildFacts(ctx: BuildContext): BuildFacts {
   return {
     targets: ctx.targets.source === "default" ? "none" : ctx.targets.source === "gpu" ? "gpu" : "declared",
+    targetsDeclared: ctx.targets.declared,
     defines: ctx.defines,
     undefines: ctx.undefines,
     definesKnown: ctx.build !== undefined,
     pytorch: ctx.pytorch,
   };
+}
+
+/**
+ * `text` (a note, a warning) with each absolute path in it shown relative to `cwd`, as findings' paths
+ * are. A path ends at a space, a quote, a bracket, a comma or a colon.
+ */
+export function relativePaths(text: string, cwd: string): string {
+  return text.replace(/(^|[\s"'(])((?:[A-Za-z]:)?[\\/][^\s"'():,]*)/g, (all, before: string, path: string) =>
+    isAbsolute(path) ? `${before}${relative(cwd, path).split(sep).join("/") || "."}` : all,
+  );
 }
 
 /** The context as lines for a person: the status item's tooltip and `lint --explain-context`. */
@@ -210,7 +281,7 @@ export function describeContext(ctx: BuildContext, cwd?: string): string[] {
   const where = ctx.targets.file ? ` (${show(ctx.targets.file)})` : "";
   const macros = [...ctx.defines].map(([k, v]) => (v === "1" ? k : `${k}=${v}`)).sort();
   const lines = [
-    `Build: ${b ? `${show(b.file)}${b.unit ? ` [kernel.${b.unit}]` : ""}` : "no build file found"}`,
+    `Build: ${b ? `${show(b.file)}${b.unit ? ` [kernel.${b.unit}]` : ""}${b.also ? ` and ${show(b.also.file)} (both compile it)` : ""}` : "no build file found"}`,
     `Backend: ${ctx.backend}${ctx.backend === "cuda" ? "" : " (not linted as CUDA)"}${ctx.pytorch ? ", PyTorch extension" : ""}`,
     `Targets: ${ctx.targets.source === "default" ? "none declared" : archs} from ${from[ctx.targets.source]}${where}${ctx.targetsFrom ? `, ${ctx.targetsFrom}` : ""}`,
     `Macros: ${macros.length > 0 ? macros.map((m) => `-D${m}`).join(" ") : "none"}${b ? "" : " (no build file: the file's own includes decide what is a PyTorch extension)"}`,

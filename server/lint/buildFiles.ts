@@ -5,30 +5,26 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { errorMessage } from "../util/errorMessage";
-import { parseArch } from "./arch";
-import { cmakeCommands, pythonTokens, type CMakeArg } from "./buildSyntax";
+import {
+  archTokens,
+  archsFromFlags,
+  macroFlags,
+  type Backend,
+  type BuildKind,
+  type BuildUnit,
+} from "./buildFlags";
+import { readCMake } from "./cmakeRead";
+import { readSetupPy } from "./setupPyRead";
 
-export type Backend = "cuda" | "rocm" | "metal" | "xpu" | "cpu";
-export type BuildKind = "build.toml" | "CMakeLists.txt" | "setup.py" | "compile_commands.json";
-
-/** One thing a build file builds: a build.toml kernel, or the whole project for the other kinds. */
-export interface BuildUnit {
-  /** The build.toml kernel's name. */
-  name?: string;
-  backend: Backend;
-  /** Absolute paths of the sources (files or folders) it lists; undefined: everything under the file's folder. */
-  sources?: string[];
-  /** Architectures it declares; undefined or empty when it declares none. */
-  archs?: number[];
-  /** Where the architectures came from when the build file does not list them (kernel-builder's defaults). */
-  archsFrom?: string;
-  /** Macros defined on the command line: name → value ("1" for a bare -DNAME). */
-  defines: Map<string, string>;
-  /** Macros undefined on the command line (-U). */
-  undefines: Set<string>;
-  /** A PyTorch extension build (setup.py with CUDAExtension): PyTorch's nvcc flags apply. */
-  pytorch: boolean;
-}
+export {
+  archTokens,
+  archsFromFlags,
+  macroFlags,
+  PYTORCH_NVCC_DEFINES,
+  type Backend,
+  type BuildKind,
+  type BuildUnit,
+} from "./buildFlags";
 
 export interface BuildFileInfo {
   kind: BuildKind;
@@ -45,54 +41,7 @@ export interface BuildFileInfo {
  */
 export const KERNEL_BUILDER_CAPABILITIES = [70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 110, 120];
 
-/**
- * torch.utils.cpp_extension.COMMON_NVCC_FLAGS: every CUDAExtension compiles with these. BF16 operators stay
- * enabled; BF16 conversions do not.
- */
-export const PYTORCH_NVCC_DEFINES = [
-  "__CUDA_NO_HALF_OPERATORS__",
-  "__CUDA_NO_HALF_CONVERSIONS__",
-  "__CUDA_NO_BFLOAT16_CONVERSIONS__",
-  "__CUDA_NO_HALF2_OPERATORS__",
-];
-
 const BACKENDS: ReadonlySet<string> = new Set(["cuda", "rocm", "metal", "xpu", "cpu"]);
-
-/** Keeps the architectures we can read; notes the others (native, all, a variable…) in one line. */
-export function archTokens(tokens: readonly string[], where: string, notes: string[]): number[] {
-  const out = new Set<number>();
-  const unread = new Set<string>();
-  for (const t of tokens.map((s) => s.trim()).filter((s) => s.length > 0)) {
-    const sm = parseArch(t);
-    if (sm !== undefined) out.add(sm);
-    else unread.add(`"${t}"`);
-  }
-  if (unread.size > 0)
-    notes.push(
-      `${where}: ${[...unread].join(", ")} ${unread.size === 1 ? "is not a fixed architecture" : "are not fixed architectures"}; ignored`,
-    );
-  return [...out].sort((a, b) => a - b);
-}
-
-/** -DNAME[=value] and -UNAME in a list of flags (each may hold several, space-separated). */
-export function macroFlags(
-  flags: readonly string[],
-  defines: Map<string, string>,
-  undefines: Set<string>,
-): void {
-  for (const flag of flags.flatMap((f) => f.split(/\s+/))) {
-    const d = /^-D([A-Za-z_]\w*)(?:=(.*))?$/.exec(flag);
-    if (d) {
-      defines.set(d[1]!, d[2] ?? "1");
-      undefines.delete(d[1]!);
-    }
-    const u = /^-U([A-Za-z_]\w*)$/.exec(flag);
-    if (u) {
-      defines.delete(u[1]!);
-      undefines.add(u[1]!);
-    }
-  }
-}
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s) => typeof s === "string") : []);
 
@@ -121,126 +70,12 @@ function readBuildToml(file: string, text: string, notes: string[]): BuildUnit[]
       backend,
       sources: strings(k.src).map((s) => resolve(dir, s)),
       archs: useDefault ? KERNEL_BUILDER_CAPABILITIES : listed,
-      ...(useDefault ? { archsFrom: "kernel-builder's default capabilities" } : {}),
+      ...(useDefault ? { archsFrom: "kernel-builder's default capabilities", archsDeclared: false } : {}),
       defines,
       undefines,
       pytorch: torchExt || strings(k.depends).includes("torch"),
     };
   });
-}
-
-/** The values a CMake command gives CMAKE_CUDA_ARCHITECTURES or the CUDA_ARCHITECTURES property. */
-function cmakeArchValues(name: string, args: readonly CMakeArg[]): string[] {
-  const words = args.map((a) => a.text);
-  const until = (from: number, stop: RegExp): string[] => {
-    const rest = words.slice(from);
-    const end = rest.findIndex((w) => stop.test(w));
-    return end < 0 ? rest : rest.slice(0, end);
-  };
-  if (name === "set" && words[0] === "CMAKE_CUDA_ARCHITECTURES") return until(1, /^(?:CACHE|PARENT_SCOPE)$/);
-  if (
-    name === "list" &&
-    /^(?:APPEND|PREPEND)$/.test(words[0] ?? "") &&
-    words[1] === "CMAKE_CUDA_ARCHITECTURES"
-  )
-    return words.slice(2);
-  if (name === "set_target_properties") {
-    const at = words.indexOf("PROPERTIES");
-    for (let i = at + 1; at >= 0 && i + 1 < words.length; i += 2)
-      if (words[i] === "CUDA_ARCHITECTURES") return [words[i + 1]!];
-  }
-  if (name === "set_property") {
-    const at = words.indexOf("PROPERTY");
-    if (at >= 0 && words[at + 1] === "CUDA_ARCHITECTURES") return words.slice(at + 2);
-  }
-  return [];
-}
-
-const CUDA_FLAG_VARS: ReadonlySet<string> = new Set(["CMAKE_CUDA_FLAGS", "CUDA_NVCC_FLAGS"]);
-
-/** The -D/-U flags a CMake command passes to CUDA compilations. */
-function cmakeMacroFlags(name: string, args: readonly CMakeArg[]): string[] {
-  const words = args.map((a) => a.text).filter((w) => !w.startsWith("$<"));
-  switch (name) {
-    case "add_compile_definitions":
-      return words.map((w) => `-D${w}`);
-    case "target_compile_definitions":
-      return words
-        .slice(1)
-        .filter((w) => !/^(?:PUBLIC|PRIVATE|INTERFACE)$/.test(w))
-        .map((w) => `-D${w.replace(/^-D/, "")}`);
-    case "add_definitions":
-    case "add_compile_options":
-    case "target_compile_options":
-      return words;
-    case "set":
-      return CUDA_FLAG_VARS.has(words[0] ?? "") ? words.slice(1) : [];
-    case "string":
-    case "list":
-      return /^(?:APPEND|PREPEND)$/.test(words[0] ?? "") && CUDA_FLAG_VARS.has(words[1] ?? "")
-        ? words.slice(2)
-        : [];
-    default:
-      return [];
-  }
-}
-
-/** CMake: the architectures any set()/list(APPEND)/property gives (every branch), and the -D flags. */
-function readCMake(file: string, text: string, notes: string[]): BuildUnit[] {
-  const values: string[] = [];
-  const flags: string[] = [];
-  for (const cmd of cmakeCommands(text)) {
-    values.push(...cmakeArchValues(cmd.name, cmd.args).flatMap((v) => v.split(";")));
-    flags.push(...cmakeMacroFlags(cmd.name, cmd.args));
-  }
-  const defines = new Map<string, string>();
-  const undefines = new Set<string>();
-  macroFlags(flags, defines, undefines);
-  return [{ backend: "cuda", archs: archTokens(values, file, notes), defines, undefines, pytorch: false }];
-}
-
-/** setup.py: TORCH_CUDA_ARCH_LIST values it sets, arch and -D/-U flags in its string literals. */
-function readSetupPy(file: string, text: string, notes: string[]): BuildUnit[] {
-  const tokens = pythonTokens(text);
-  const lists: string[] = [];
-  tokens.forEach((t, i) => {
-    if (t.kind !== "string" || t.text !== "TORCH_CUDA_ARCH_LIST") return;
-    // environ["TORCH_CUDA_ARCH_LIST"] = "…", or setdefault("TORCH_CUDA_ARCH_LIST", "…")
-    const [a, b, c] = tokens.slice(i + 1, i + 4);
-    if (a?.text === "]" && b?.text === "=" && c?.kind === "string") lists.push(c.text);
-    else if (a?.text === "," && b?.kind === "string") lists.push(b.text);
-  });
-  const literals = tokens.filter((t) => t.kind === "string").map((t) => t.text);
-  const pytorch = tokens.some((t) => t.kind === "name" && /^(?:CUDAExtension|cpp_extension)$/.test(t.text));
-  const defines = new Map<string, string>(pytorch ? PYTORCH_NVCC_DEFINES.map((d) => [d, "1"]) : []);
-  const undefines = new Set<string>();
-  macroFlags(literals, defines, undefines);
-  const archs =
-    lists.length > 0
-      ? archTokens(
-          lists.flatMap((l) => l.split(/[\s;,]+/)),
-          file,
-          notes,
-        )
-      : archsFromFlags(literals.join("\n"));
-  return [{ backend: "cuda", archs, defines, undefines, pytorch }];
-}
-
-/** nvcc/clang flags in free text: -gencode arch=compute_80,code=sm_80, -arch=sm_90, --cuda-gpu-arch=sm_80. */
-export function archsFromFlags(text: string): number[] {
-  const out = new Set<number>();
-  for (const m of text.matchAll(/code=\[?([\w,]+)\]?/g))
-    for (const c of (m[1] ?? "").split(",")) {
-      const sm = /^sm_\d+[af]?$/.test(c) ? parseArch(c) : undefined;
-      if (sm !== undefined) out.add(sm);
-    }
-  const archFlag =
-    /(?:^|[\s"'])(?:-arch|--gpu-architecture|--cuda-gpu-arch|--offload-arch)(?:=|\s+)["']?((?:sm|compute)_\d+[af]?)/g;
-  for (const m of text.matchAll(archFlag)) {
-    const sm = parseArch(m[1] ?? "");
-    if (sm !== undefined) out.add(sm);
-  }
-  return [...out].sort((a, b) => a - b);
 }
 
 interface CompileCommand {

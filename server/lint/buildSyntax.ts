@@ -11,6 +11,8 @@ export interface CMakeCommand {
   /** Lower case: CMake command names are case-insensitive. */
   name: string;
   args: CMakeArg[];
+  /** 1-based line of the command's name. */
+  line: number;
 }
 
 const isSpace = (c: string | undefined): boolean => c === " " || c === "\t" || c === "\n" || c === "\r";
@@ -82,6 +84,12 @@ function commandArgs(text: string, open: number): [CMakeArg[], number] {
 export function cmakeCommands(text: string): CMakeCommand[] {
   const out: CMakeCommand[] = [];
   let i = 0;
+  let line = 1;
+  let counted = 0;
+  const lineAt = (at: number): number => {
+    for (; counted < at; counted++) if (text[counted] === "\n") line++;
+    return line;
+  };
   while (i < text.length) {
     const c = text[i]!;
     if (c === "#") {
@@ -100,7 +108,7 @@ export function cmakeCommands(text: string): CMakeCommand[] {
       continue;
     }
     const [args, end] = commandArgs(text, j);
-    out.push({ name: word[0].toLowerCase(), args });
+    out.push({ name: word[0].toLowerCase(), args, line: lineAt(i) });
     i = end;
   }
   return out;
@@ -110,6 +118,11 @@ export function cmakeCommands(text: string): CMakeCommand[] {
 export interface PyToken {
   kind: "string" | "name" | "op";
   text: string;
+  /** Offsets in the source: [start, end). */
+  start: number;
+  end: number;
+  /** An f-string (or one joined with one): its {…} are values computed at run time. */
+  formatted?: boolean;
 }
 
 const STRING_START = /^([rRbBuUfF]{0,2})('''|"""|'|")/;
@@ -144,15 +157,20 @@ export function pythonTokens(text: string): PyToken[] {
     const s = STRING_START.exec(text.slice(i, i + 5));
     if (s) {
       const [value, end] = pyString(text, i, s);
+      const formatted = /f/i.test(s[1]!);
       const last = out[out.length - 1];
-      if (last?.kind === "string") last.text += value;
-      else out.push({ kind: "string", text: value });
+      if (last?.kind === "string") {
+        last.text += value;
+        last.end = end;
+        if (formatted) last.formatted = true;
+      } else out.push({ kind: "string", text: value, start: i, end, ...(formatted ? { formatted } : {}) });
       i = end;
       continue;
     }
     const w = /^[A-Za-z_0-9]+/.exec(text.slice(i, i + 256));
-    out.push(w ? { kind: "name", text: w[0] } : { kind: "op", text: c });
-    i += w ? w[0].length : 1;
+    const end = i + (w ? w[0].length : 1);
+    out.push(w ? { kind: "name", text: w[0], start: i, end } : { kind: "op", text: c, start: i, end });
+    i = end;
   }
   return out;
 }

@@ -43,6 +43,7 @@ export function optionsKey(opts: LintOptions): string {
     opts.build
       ? [
           opts.build.targets,
+          opts.build.targetsDeclared,
           [...opts.build.defines],
           [...opts.build.undefines],
           opts.build.definesKnown,

@@ -161,6 +161,12 @@ test("a build file's notes are said once, not once per source; ROCm sources get 
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stderr.trim().split("\n");
   assert.equal(lines.filter((l) => l.includes('"native"')).length, 1, r.stderr);
+  // Paths relative to the working folder, as the findings' are.
+  assert.ok(!r.stderr.includes(root), r.stderr);
+  assert.ok(
+    lines.some((l) => l.startsWith('cuda-kernel-dev lint: warning: CMakeLists.txt: "native"')),
+    r.stderr,
+  );
   assert.deepEqual(
     lines.filter((l) => !l.includes('"native"')),
     [
@@ -184,6 +190,9 @@ test("--explain-context prints the file's build, backend, targets and macros", (
     /^Targets: sm_70, sm_72, sm_75, .*sm_120 from build\.toml.*kernel-builder's default/m,
   );
   assert.match(r.stdout, /^Macros: -DENABLE_FP8 -DFOO=2 -D__CUDACC__$/m);
+  const broken = project({ "CMakeLists.txt": "set(CMAKE_CUDA_ARCHITECTURES native)\n" });
+  const notes = lint(broken, "--explain-context", "k.cu").stdout;
+  assert.match(notes, /^Note: CMakeLists\.txt: "native" is not a fixed architecture; ignored$/m);
 });
 
 test("with no targets declared, this machine's GPU (nvidia-smi) is assumed, unless --no-gpu", () => {

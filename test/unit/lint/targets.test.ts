@@ -41,6 +41,7 @@ test("build.toml (kernel-builder): the cuda-capabilities of the kernel listing t
     source: "build.toml",
     file: join(root, "build.toml"),
     notes: [],
+    declared: true,
   });
   // A source no kernel lists (a test, a benchmark) is built for any of them.
   const other = resolveTargets({ file: join(root, "tests/bench.cu"), stopAt: root, env: noEnv });

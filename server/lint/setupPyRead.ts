@@ -1,0 +1,186 @@
+// What a setup.py gives CUDA sources: the architectures (TORCH_CUDA_ARCH_LIST it sets, or its own
+// -gencode/-arch flags, which PyTorch's cpp_extension then takes instead of the list) and the -D/-U flags
+// in its string literals, with PyTorch's own when it builds a CUDAExtension. Its if/elif/else chains are
+// exclusive: a branch a CUDA build does not take (`if IS_ROCM:`) is skipped, and where the branch cannot be
+// told, a macro keeps only the state every branch agrees on. A flag built at run time (an f-string's
+// {…}, .format, `+ value`) leaves its macro unknown, and the -D flags of a CMake configure step
+// (cmake_args) are CMake's variables, not macros. Not seen: what functions return where they are called,
+// values read from the environment.
+import {
+  archTokens,
+  archsFromFlags,
+  copyMacros,
+  macroFlags,
+  mergeExclusive,
+  PYTORCH_NVCC_DEFINES,
+  switchBackend,
+  valueBackend,
+  type BuildUnit,
+  type MacroState,
+} from "./buildFlags";
+import type { PyToken } from "./buildSyntax";
+import { pythonStatements, type PyStatement } from "./pythonBlocks";
+
+interface Found {
+  /** TORCH_CUDA_ARCH_LIST values it sets. */
+  archLists: string[];
+  /** Every string literal of the branches a CUDA build may take: -gencode and -arch flags among them. */
+  literals: string[];
+  /** CMAKE_CUDA_ARCHITECTURES it passes to a CMake step. */
+  cmakeArchs: string[];
+}
+
+/** The dotted name a condition tests (`torch.version.hip`, `is_rocm()`), and how: as is, or negated. */
+function testedName(tokens: readonly PyToken[]): { name: string; rest: string } | undefined {
+  const parts: string[] = [];
+  let i = 0;
+  for (; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind === "name" && i % 2 === 0) parts.push(t.text);
+    else if (!(t.text === "." && i % 2 === 1)) break;
+  }
+  if (parts.length === 0) return undefined;
+  let rest = tokens.slice(i).map((t) => t.text);
+  if (rest[0] === "(" && rest[1] === ")") rest = rest.slice(2);
+  return { name: parts.join("."), rest: rest.join(" ") };
+}
+
+/**
+ * Whether a CUDA build takes `if COND:`: true for a CUDA switch (`KEEP_CUDA_BUILD`, `CUDA_HOME is not
+ * None`, `BUILD_TARGET == "cuda"`), false for a HIP/ROCm one (`IS_ROCM`, `torch.version.hip`), else undefined.
+ */
+export function pythonCondition(cond: readonly PyToken[]): boolean | undefined {
+  let tokens = cond;
+  let negate = false;
+  while (tokens[0]?.kind === "name" && tokens[0].text === "not") {
+    negate = !negate;
+    tokens = tokens.slice(1);
+  }
+  const tested = testedName(tokens);
+  if (!tested) return undefined;
+  let result: boolean | undefined;
+  const last = tokens[tokens.length - 1];
+  if (tested.rest === "" || tested.rest === "is not None" || tested.rest === "is None") {
+    const backend = switchBackend(tested.name);
+    if (backend) result = (backend === "cuda") !== (tested.rest === "is None");
+  } else if (/^(?:= =|! =) \S+$/.test(tested.rest) && last?.kind === "string") {
+    const backend = valueBackend(last.text);
+    if (backend) result = (backend === "cuda") !== tested.rest.startsWith("!");
+  }
+  return result === undefined ? undefined : result !== negate;
+}
+
+/** Whether a literal's value is completed at run time: `"-DX=" + v`, `"-DX={}".format(v)`, `"-DX=%s" % v`. */
+function completedAtRunTime(tokens: readonly PyToken[], i: number): boolean {
+  const t = tokens[i]!;
+  const next = tokens[i + 1];
+  if (t.formatted && /\{/.test(t.text)) return true;
+  if (next?.text === "+" || next?.text === "%") return true;
+  return next?.text === "." && tokens[i + 2]?.text === "format";
+}
+
+/** One simple statement: its TORCH_CUDA_ARCH_LIST, flags, or CMake arguments. */
+function simpleStatement(tokens: readonly PyToken[], macros: MacroState, found: Found): void {
+  const first = tokens[0];
+  const cmake =
+    (first?.kind === "name" && /cmake/i.test(first.text)) ||
+    tokens.some((t) => t.kind === "string" && t.text === "cmake");
+  tokens.forEach((t, i) => {
+    if (t.kind !== "string") return;
+    if (cmake) {
+      const archs = /^-DCMAKE_CUDA_ARCHITECTURES(?::\w+)?=(.*)$/.exec(t.text)?.[1];
+      if (archs !== undefined && !completedAtRunTime(tokens, i))
+        found.cmakeArchs.push(...archs.split(/[;,\s]+/));
+      return;
+    }
+    if (t.text === "TORCH_CUDA_ARCH_LIST") {
+      // environ["TORCH_CUDA_ARCH_LIST"] = "…", or setdefault("TORCH_CUDA_ARCH_LIST", "…")
+      const [a, b, c] = tokens.slice(i + 1, i + 4);
+      if (a?.text === "]" && b?.text === "=" && c?.kind === "string") found.archLists.push(c.text);
+      else if (a?.text === "," && b?.kind === "string") found.archLists.push(b.text);
+    }
+    found.literals.push(t.text);
+    macroFlags([t.text], macros.defines, macros.undefines, completedAtRunTime(tokens, i));
+  });
+}
+
+function run(stmts: readonly PyStatement[], macros: MacroState, found: Found): MacroState {
+  let m = macros;
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
+    if (!s.head) simpleStatement(s.tokens, m, found);
+    else if (s.head !== "if") m = run(s.body ?? [], m, found);
+    else {
+      const chain = [s];
+      while (/^(?:elif|else)$/.test(stmts[i + 1]?.head ?? "")) chain.push(stmts[++i]!);
+      m = runIf(chain, m, found);
+    }
+  }
+  return m;
+}
+
+/** An if/elif/else chain: the branches a CUDA build may take, their macros merged. */
+function runIf(chain: readonly PyStatement[], m: MacroState, found: Found): MacroState {
+  const outcomes: MacroState[] = [];
+  let certain = false;
+  for (const br of chain) {
+    const taken = br.head === "else" ? true : pythonCondition(br.tokens);
+    if (taken === false) continue;
+    outcomes.push(run(br.body ?? [], copyMacros(m), found));
+    if (taken === true) {
+      certain = true;
+      break;
+    }
+  }
+  // Not taking any branch is an outcome too, unless a branch builds the extension: without it, no source
+  // is compiled (`if not SKIP_CUDA_BUILD:` around the whole build).
+  if (!certain && !chain.some((br) => builds(br.body ?? []))) outcomes.push(m);
+  return outcomes.length === 1 ? outcomes[0]! : mergeExclusive(outcomes);
+}
+
+/** setup.py: one unit for the whole project. */
+export function readSetupPy(file: string, text: string, notes: string[]): BuildUnit[] {
+  const stmts = pythonStatements(text);
+  const pytorch = /\b(?:CUDAExtension|cpp_extension)\b/.test(text) && hasName(stmts);
+  const start: MacroState = {
+    defines: new Map(pytorch ? PYTORCH_NVCC_DEFINES.map((d) => [d, "1"]) : []),
+    undefines: new Set(),
+  };
+  const found: Found = { archLists: [], literals: [], cmakeArchs: [] };
+  const { defines, undefines } = run(stmts, start, found);
+  // cpp_extension adds TORCH_CUDA_ARCH_LIST's flags to an extension whose own flags name no arch: the
+  // project's targets are the flags' and, when it sets a list, the list's (for its other extensions).
+  const flagArchs = archsFromFlags(found.literals.join("\n"));
+  const lists = found.archLists.flatMap((l) => l.split(/[\s;,]+/));
+  const listArchs = archTokens(lists, file, notes);
+  const cmakeArchs = archTokens(found.cmakeArchs, file, notes);
+  const archs = [...new Set([...flagArchs, ...listArchs, ...cmakeArchs])].sort((x, y) => x - y);
+  const archsFrom = [
+    flagArchs.length > 0 ? "its -gencode/-arch flags" : "",
+    listArchs.length > 0 ? "the TORCH_CUDA_ARCH_LIST it sets" : "",
+    cmakeArchs.length > 0 ? "the CMAKE_CUDA_ARCHITECTURES it passes to CMake" : "",
+  ].filter((f) => f !== "");
+  return [
+    {
+      backend: "cuda",
+      archs,
+      ...(archsFrom.length > 0 ? { archsFrom: `from ${archsFrom.join(" and ")}` } : {}),
+      defines,
+      undefines,
+      pytorch,
+    },
+  ];
+}
+
+/** Whether the statements name one of `names` in code (not only in a comment or a string). */
+function names(stmts: readonly PyStatement[], re: RegExp): boolean {
+  return stmts.some(
+    (s) => s.tokens.some((t) => t.kind === "name" && re.test(t.text)) || names(s.body ?? [], re),
+  );
+}
+
+/** A PyTorch extension build: CUDAExtension or cpp_extension named in code. */
+const hasName = (stmts: readonly PyStatement[]): boolean => names(stmts, /^(?:CUDAExtension|cpp_extension)$/);
+
+/** Statements that build a CUDA extension. */
+const builds = (stmts: readonly PyStatement[]): boolean => names(stmts, /^CUDAExtension$/);
