@@ -6,8 +6,7 @@ import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
 import { FileIndex, type FunctionInfo } from "../analysis/source/fileIndex";
-import { ancestors } from "../analysis/source/nodes";
-import { LOOPS, Uniformity, type Barrier, type Exit, type SoFar } from "../analysis/uniformity/uniformity";
+import { LOOPS, Uniformity, type Barrier, type SoFar } from "../analysis/uniformity/uniformity";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
@@ -84,16 +83,6 @@ function balanced(barriers: readonly Barrier[], branch: Node): boolean {
   return alternative !== null && count(branch.childForFieldName("consequence")) === count(alternative);
 }
 
-/** Does taking `e` keep its thread from reaching barrier `b` (which it would reach otherwise)? */
-function skips(e: Exit, b: Barrier): boolean {
-  if (e.owner.id !== b.owner.id || !e.target) return false;
-  const after = b.call.startIndex >= e.stmt.endIndex;
-  if (e.kind === "continue") return after && inside(b.call, e.target);
-  if (e.kind === "break") return inside(b.call, e.target);
-  // a return: the barrier comes later, or in a later iteration of a loop around both
-  return after || [...ancestors(e.stmt, e.owner)].some((a) => LOOPS.has(a.type) && inside(b.call, a));
-}
-
 function condText(cond: Node): string {
   return cond.text.replace(/^\((.*)\)$/s, "$1");
 }
@@ -112,7 +101,7 @@ function divergence(u: Uniformity, b: Barrier): string | undefined {
   }
   for (const e of u.exits) {
     const why = u.firstVarying(e.controls);
-    if (!why || !skips(e, b)) continue;
+    if (!why || !u.skips(e, b)) continue;
     return `${name()} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): the others wait at the barrier for threads that never arrive. Keep every thread going to the barrier and predicate only the work.`;
   }
   return undefined;

@@ -1,6 +1,6 @@
 // The uniformity walk's scopes (uniformityWalk.ts): which symbol a name means at each point of the walk,
 // and at a point already passed (a loop's trip count is worked out only once asked, after the walk).
-import type { Resolve } from "./uniformityBase";
+import type { Control, Resolve, Sym } from "./uniformityBase";
 
 export class Scopes {
   private readonly stack: Map<string, number>[] = [];
@@ -35,6 +35,22 @@ export class Scopes {
     this.hid[id] = top.get(name);
     top.set(name, id);
     this.count = id + 1;
+  }
+
+  /**
+   * Does a plain `name = e` to symbol `id` (`sym`), under `controls`, give the uses after it a value of
+   * their own, so that what the variable held before (`x = tid` before `x = s_x`, re-read from shared
+   * memory after a barrier) no longer reaches them? When every thread alive in its scope runs it: a
+   * statement of that scope itself, under no condition but those around the declaration. No loop can
+   * carry the old value back: one around the statement is around the scope, and declares it afresh. The
+   * caller then declares the new value's symbol in this (the innermost) scope.
+   */
+  overwrites(name: string, id: number, sym: Sym, controls: readonly Control[]): boolean {
+    return (
+      sym.kind === "storage" &&
+      this.stack[this.stack.length - 1]?.get(name) === id &&
+      controls.every((k) => k.guarded.startIndex <= sym.at && sym.at < k.guarded.endIndex)
+    );
   }
 
   resolve(name: string): number | undefined {

@@ -30,6 +30,8 @@ export interface Recorder {
   readonly resolver: Resolve;
   declare(name: string, sym: Sym): number;
   record(s: number, deps: Deps, c: Ctx): void;
+  /** Records `name = deps` (`plain`: `=`, not `+=`…) to variable `s`; the symbol that holds the value now. */
+  assign(s: number, name: string, deps: Deps, c: Ctx, plain: boolean, at: number): number;
   /** A node's text (Node.text costs more). */
   text(n: Node): string;
 }
@@ -106,7 +108,8 @@ function plainStatement(r: Recorder, node: Node, type: string, text: string, c: 
     return { direct: false, syms: [id] };
   }
   const s = r.resolver(name);
-  if (s !== undefined && r.syms[s]!.kind !== "shared") r.record(s, deps, c);
+  if (s !== undefined && r.syms[s]!.kind !== "shared")
+    r.assign(s, name, deps, c, plainAfter(text, name.length), node.startIndex);
   return NONE;
 }
 
@@ -140,13 +143,20 @@ function storeOrBarrier(r: Recorder, node: Node, text: string, c: Ctx): Deps | u
 
 /** `x = e`, `x op= e` inside an expression: the deps of its value (x's, where x is recorded). */
 export function simpleAssignment(r: Recorder, node: Node, c: Ctx): Deps | undefined {
-  const m = SIMPLE_ASSIGNMENT.exec(r.text(node));
+  const text = r.text(node);
+  const m = SIMPLE_ASSIGNMENT.exec(text);
   const deps = m && textDeps(m[2]!, r.resolver);
   if (!deps) return undefined;
-  const s = r.resolver(m[1]!);
+  const name = m[1]!;
+  const s = r.resolver(name);
   if (s === undefined || r.syms[s]!.kind === "shared") return union(deps);
-  r.record(s, union(deps), c);
-  return { direct: false, syms: [s] };
+  const now = r.assign(s, name, union(deps), c, plainAfter(text, name.length), node.startIndex);
+  return { direct: false, syms: [now] };
+}
+
+/** Is the assignment operator after the name that `text` starts with (`length` long) a plain `=`? */
+function plainAfter(text: string, length: number): boolean {
+  return text.slice(length).trimStart().startsWith("=");
 }
 
 /** `const float* p = x + i;`: a pointer takes its value's deps (it is declared at its `*`). */

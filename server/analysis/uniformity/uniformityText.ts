@@ -177,22 +177,31 @@ function memberPrefix(text: string, at: number, taken: number): boolean {
 
 /**
  * The deps of a for loop's trip count: when the loop is counted (see loopShape) and its bounds move
- * together or are constants, those of what is left, else its condition's (`deps`). `resolve` finds names
- * at the loop.
+ * together, or one of `counters` (compile-time bounds, rounded-up bounds) knows its trip count, those of
+ * what is left, else its condition's (`deps`). `resolve` finds names at the loop.
  */
 export function tripDeps(
   header: LoopHeader,
   deps: Deps,
   resolve: Resolve,
-  consts: { tripCount(shape: LoopShape, resolve: Resolve): Deps | undefined },
+  ...counters: { tripCount(shape: LoopShape, resolve: Resolve): Deps | undefined }[]
 ): Deps {
   const shape = loopShape(header);
-  return shape ? (shiftedTripCount(shape, resolve) ?? consts.tripCount(shape, resolve) ?? deps) : deps;
+  if (!shape) return deps;
+  const shifted = shiftedTripCount(shape, resolve);
+  if (shifted) return shifted;
+  for (const c of counters) {
+    const trip = c.tripCount(shape, resolve);
+    if (trip) return trip;
+  }
+  return deps;
 }
 
-/** A counted loop `for (name = start; name OP bound; update)`; `step` is null for `++`/`--`. */
+/** A counted loop `for (name = start; name CMP bound; update)`; `step` is null for `++`/`--`. */
 export interface LoopShape {
   name: string;
+  /** The comparison of the condition (`<`, `!=`…). */
+  cmp: string;
   start: Node;
   bound: Node;
   /** The assignment operator of the update (`+=`, `-=`, `=`…), or `++`/`--`. */
@@ -213,6 +222,7 @@ export function loopShape({ init, cond: condition, update }: LoopHeader): LoopSh
   const cond = unparen(condition);
   if (cond.type !== "binary_expression") return undefined;
   const name = cond.childForFieldName("left")?.text;
+  const cmp = cond.childForFieldName("operator")?.text ?? "";
   const bound = cond.childForFieldName("right");
   if (!name || !bound || !init) return undefined;
   const initType = init.type;
@@ -230,13 +240,14 @@ export function loopShape({ init, cond: condition, update }: LoopHeader): LoopSh
     if (t === "assignment_expression" && u.childForFieldName("left")?.text === name)
       return {
         name,
+        cmp,
         start,
         bound,
         op: u.childForFieldName("operator")?.text ?? "",
         step: u.childForFieldName("right"),
       };
     if (t === "update_expression" && u.childForFieldName("argument")?.text === name)
-      return { name, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
+      return { name, cmp, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
   }
   return undefined;
 }
@@ -267,7 +278,7 @@ export function shiftedTripCount(shape: LoopShape, resolve: Resolve): Deps | und
 }
 
 /** What an expression reads, without recording anything (for a second look at visited code). */
-function pureDeps(n: Node, resolve: Resolve): Deps {
+export function pureDeps(n: Node, resolve: Resolve): Deps {
   const syms: number[] = [];
   for (const id of descendants(n, "identifier")) {
     const s = resolve(id.text);

@@ -31,6 +31,7 @@ import { Constants } from "./uniformityConst";
 import { Scopes } from "./uniformityScopes";
 import { declareParams, simpleAssignment, simpleStatement, type Recorder } from "./uniformitySimple";
 import { textDeps, tripDeps, type LoopHeader } from "./uniformityText";
+import { Strides } from "./uniformityTrip";
 import { Stopper, type Until } from "./uniformityUntil";
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
@@ -41,6 +42,8 @@ export class Walk implements Recorder {
   readonly exits: Exit[] = [];
   private readonly scopes = new Scopes();
   readonly consts: Constants;
+  /** What knows a loop's trip count beyond its condition's deps (see tripDeps). */
+  private readonly counters: [Constants, Strides];
 
   /** Set when the walk is for barriers only (see uniformityUntil.ts). */
   private readonly stop: Stopper | undefined;
@@ -60,6 +63,7 @@ export class Walk implements Recorder {
     this.bodyId = body.id;
     const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
     this.consts = new Constants(fn, this.resolver, this.syms);
+    this.counters = [this.consts, new Strides(src, fn, this.syms, this.consts)];
     this.scopes.push();
     declareParams(this, fn.childForFieldName("declarator"), !kernel);
     this.visit(body, ctx);
@@ -305,7 +309,7 @@ export class Walk implements Recorder {
    * through pointers reach memory, not the variable: `p[i]`, `*p`, `p->x`, and `s.ptr[i]` (an index into a
    * member is most often a pointer member).
    */
-  private assignTo(left: Node | null, deps: Deps, c: Ctx): Deps {
+  private assignTo(left: Node | null, deps: Deps, c: Ctx, op = ""): Deps {
     const parts: Deps[] = [deps];
     let target = left;
     let element = false;
@@ -333,12 +337,22 @@ export class Walk implements Recorder {
       if (target) parts.push(this.visit(target, c));
       return union(...parts);
     }
-    const s = this.scopes.resolve(this.text(target));
+    const name = this.text(target);
+    const s = this.scopes.resolve(name);
     const sym = s === undefined ? undefined : this.syms[s]!;
     if (!sym || sym.kind === "shared" || memory || (element && sym.kind === "pointer"))
       return union(...parts);
-    this.record(s!, union(...parts), c);
-    return { direct: false, syms: [s!] };
+    const plain = !element && op === "=";
+    return { direct: false, syms: [this.assign(s!, name, union(...parts), c, plain, target.startIndex)] };
+  }
+
+  /** Records `name = deps` to variable `s`; a new symbol from an overwrite (see Scopes.overwrites). */
+  assign(s: number, name: string, deps: Deps, c: Ctx, plain: boolean, at: number): number {
+    const sym = this.syms[s]!;
+    const overwrite = plain && this.scopes.overwrites(name, s, sym, c.controls);
+    const id = overwrite ? this.declare(name, { kind: sym.kind, varying: false, group: sym.group, at }) : s;
+    this.record(id, deps, c);
+    return id;
   }
 
   /**
@@ -355,7 +369,8 @@ export class Walk implements Recorder {
 
   private assignment(node: Node, c: Ctx): Deps {
     const deps = this.visitOpt(node.childForFieldName("right"), c);
-    return this.assignTo(node.childForFieldName("left"), deps, c);
+    const op = node.childForFieldName("operator");
+    return this.assignTo(node.childForFieldName("left"), deps, c, op ? this.text(op) : "");
   }
 
   private declaration(node: Node, c: Ctx): Deps {
@@ -428,6 +443,6 @@ export class Walk implements Recorder {
   /** A for loop's condition: its trip count's deps (see tripDeps), worked out when asked. */
   private loopControl(loop: Node, header: LoopHeader, deps: Deps): Control {
     const resolve = this.scopes.snapshot();
-    return new LoopControl(header.cond!, loop, () => tripDeps(header, deps, resolve, this.consts));
+    return new LoopControl(header.cond!, loop, () => tripDeps(header, deps, resolve, ...this.counters));
   }
 }

@@ -230,12 +230,13 @@ describe("uniformity: read only as far as needed", () => {
     );
   });
   it("settles a barrier as clean only between the body's statements, with its conditions uniform for good", async () => {
-    // `lim` is the function's: assigned later; a return after the loop around the barrier skips it later
+    // `lim` is the function's: assigned later (the analysis keeps one value for what `+=` adds to); a
+    // return after the loop around the barrier skips it later
     assert.deepEqual(
       await divergent(`
   int lim = n;
   for (int s = 0; s < lim; ++s) __syncthreads();
-  lim = threadIdx.x;`),
+  lim += threadIdx.x;`),
       ["3: __syncthreads() runs once per iteration of a loop whose condition `s < lim`"],
     );
     assert.deepEqual(
@@ -294,6 +295,75 @@ describe("uniformity: statements read from text", () => {
     assert.deepEqual(
       await conditions(`__device__ void f(const int lane, int n) {\n  if (lane) __syncthreads();\n}`),
       ["lane: varying"],
+    );
+  });
+});
+
+describe("uniformity: rounded-up bounds, overwrites and exits' paths", () => {
+  it("a thread-strided loop up to a multiple of its stride runs as many iterations on every thread", async () => {
+    const got = await conditions(
+      `template <int BS> __global__ void k(const float* in, int n) {
+  const int tid = threadIdx.x;
+  const int padded = BS * ((n + BS - 1) / BS);
+  int later = padded;
+  for (int i = tid; i < padded; i += BS) __syncthreads();
+  for (int i = threadIdx.x; i < ((n + BS - 1) & ~(BS - 1)); i += BS) __syncthreads();
+  for (int i = threadIdx.x % BS; i < round_up(n, BS); i += BS) __syncthreads();
+  for (unsigned j = threadIdx.y; j < (n + blockDim.y - 1) / blockDim.y * blockDim.y; j += blockDim.y) __syncthreads();
+  for (int i = threadIdx.x; i < padded; i += blockDim.x) __syncthreads();
+  for (int i = threadIdx.y; i < padded; i += BS) __syncthreads();
+  for (int i = tid; i <= padded; i += BS) __syncthreads();
+  for (int i = tid; i < later; i += BS) __syncthreads();
+  later = n;
+}`,
+    );
+    assert.deepEqual(got, [
+      "i < padded: uniform",
+      "i < ((n + BS - 1) & ~(BS - 1)): uniform",
+      "i < round_up(n, BS): uniform",
+      "j < (n + blockDim.y - 1) / blockDim.y * blockDim.y: uniform",
+      "i < padded: varying",
+      "i < padded: varying",
+      "i <= padded: varying",
+      "i < later: varying",
+    ]);
+  });
+
+  it("a plain assignment every thread of the variable's scope runs starts a new value; others add to it", async () => {
+    const got = await conditions(
+      kernel(`
+  __shared__ int s_x;
+  int x = threadIdx.x;
+  int y = threadIdx.x;
+  int z = threadIdx.x;
+  if (threadIdx.x == 0) s_x = x;
+  __syncthreads();
+  if (x > 0) __syncthreads();
+  x = s_x;
+  if (x > 1) __syncthreads();
+  if (n) y = s_x;
+  if (y > 1) __syncthreads();
+  z = s_x;
+  z += threadIdx.x;
+  if (z > 1) __syncthreads();`),
+    );
+    assert.deepEqual(got, ["x > 0: varying", "x > 1: uniform", "y > 1: varying", "z > 1: varying"]);
+  });
+
+  it("an exit skips a barrier it can come back to, not one in the other arm of its `if`", async () => {
+    const src = kernel(`
+  if (n == 1) { if (threadIdx.x > 4) return; } else { __syncthreads(); }
+  for (int r = 0; r < n; ++r) {
+    if (r == 2) { if (threadIdx.x > 4) continue; } else { __syncthreads(); }
+    if (r == 3) { if (threadIdx.x > 4) return; } else { __syncthreads(); }
+  }`);
+    const idx = FileIndex.begin(await parseSource(src), src);
+    const u = Uniformity.of(idx, idx.deviceFunctions()[0]!);
+    const [b0, b1, b2] = u.barriers;
+    const [ret0, cont, ret1] = u.exits;
+    assert.deepEqual(
+      [u.skips(ret0!, b0!), u.skips(cont!, b1!), u.skips(ret1!, b2!), u.skips(ret1!, b1!)],
+      [false, false, true, true],
     );
   });
 });

@@ -1,0 +1,70 @@
+// The index-range analysis (server/analysis/indexes/indexRange.ts): whether a 32-bit thread index can pass
+// 2^31, read from its bounds and uses, as the int-index-overflow rule reports it.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { lintSource } from "../../../server/lint/lintDocument";
+import { intIndexOverflow } from "../../../server/rules/int-index-overflow";
+
+/** `line: why` for each finding of a kernel with `params` and `body`. */
+async function findings(params: string, body: string): Promise<string[]> {
+  const src = `__global__ void k(${params}) {\n${body}\n}`;
+  const out = await lintSource(src, { rules: [intIndexOverflow] });
+  return out.map(
+    (f) => `${f.span.startLine}: ${/used as an index: ([^.]*)/.exec(f.message)?.[1] ?? f.message}`,
+  );
+}
+
+describe("index range", () => {
+  it("a 64-bit element count lets an index pass 2^31; a 64-bit count of a small domain does not", async () => {
+    const got = await findings(
+      "float* y, size_t n, size_t num_rows, int64_t batch_size, size_t vocabSize",
+      `  int a = blockIdx.x * blockDim.x + threadIdx.x; if (a < n) y[a] = 0;
+  int b = blockIdx.x * blockDim.x + threadIdx.x; if (b < num_rows) y[b] = 0;
+  int c = blockIdx.x * blockDim.x + threadIdx.x; if (c < batch_size) y[c] = 0;
+  int d = blockIdx.x * blockDim.x + threadIdx.x; if (d < vocabSize) y[d] = 0;`,
+    );
+    assert.deepEqual(got, ["1: it wraps past 2^31 elements before reaching its 64-bit bound"]);
+  });
+
+  it("a signed index below an unsigned 32-bit product passes INT_MAX; an unsigned one or an int product does not", async () => {
+    const got = await findings(
+      "float* y, uint32_t h, uint32_t w, int p, int q",
+      `  int a = blockIdx.x * blockDim.x + threadIdx.x; if (a < h * w) y[a] = 0;
+  unsigned b = blockIdx.x * blockDim.x + threadIdx.x; if (b < h * w) y[b] = 0;
+  int c = blockIdx.x * blockDim.x + threadIdx.x; if (c < p * q) y[c] = 0;`,
+    );
+    assert.equal(got.length, 1);
+    assert.match(got[0]!, /^1: it is a signed int bounded by an unsigned 32-bit product/);
+  });
+
+  it("a column of a 32-bit or dimension-wide row is no flat index; a slice offset with a 64-bit stride is", async () => {
+    const got = await findings(
+      "float* y, const float* g, int width, size_t n, size_t hidden, long stride",
+      `  int a = blockIdx.x * blockDim.x + threadIdx.x; y[threadIdx.y * width + a] = g[a];
+  int b = blockIdx.x * blockDim.x + threadIdx.x; if (b < n) y[blockIdx.y * n + b] = g[b];
+  int c = blockIdx.x * blockDim.x + threadIdx.x; if (c < hidden) y[blockIdx.y * hidden + c] = 0;
+  int d = blockIdx.x * blockDim.x + threadIdx.x; if (d < n) y[d + stride * blockIdx.y] = 0;`,
+    );
+    assert.deepEqual(got, ["4: it wraps past 2^31 elements before reaching its 64-bit bound"]);
+  });
+
+  it("y and z indexes cannot pass 2^31; the suggested rewrite keeps the index's own axis and terms", async () => {
+    const src = `__global__ void k(float* y, size_t n) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y; if (r < n) y[r] = 0;
+  y[blockIdx.z * blockDim.z + threadIdx.z] = 0;
+  int i = blockDim.x * blockIdx.x + threadIdx.x + 1; if (i < n) y[i] = 0;
+}`;
+    const out = await lintSource(src, { rules: [intIndexOverflow] });
+    assert.deepEqual(
+      out.map((f) => f.span.startLine),
+      [3],
+    );
+    // either operand widened makes the product 64-bit; the fix widens the left one, as written
+    assert.ok(
+      out[0]!.message.includes(
+        "`int64_t i = static_cast<int64_t>(blockDim.x) * blockIdx.x + threadIdx.x + 1`",
+      ),
+      out[0]!.message,
+    );
+  });
+});
