@@ -127,8 +127,8 @@ function targetsNote(opts: LintOptions): Finding[] {
 }
 
 /**
- * The findings as shown: those in code no compilation sees (`#if 0`, `#ifdef USE_ROCM` in a CUDA build)
- * and suppressed ones dropped, in document order, with the file's note about its targets.
+ * The findings as shown: those in code no compilation sees (`#if 0`, `#ifdef USE_ROCM` in a CUDA build,
+ * `#if DEBUG` where the file defines DEBUG as 0: archGuard.ts inDeadCode) and suppressed ones dropped, in document order, with the file's note about its targets.
  */
 export function finishFindings(
   tree: Tree,
@@ -140,7 +140,9 @@ export function finishFindings(
   let live = findings;
   if (findings.length > 0) {
     const points = findings.map((f) => ({ row: f.span.startLine, column: f.span.startColumn }));
-    const dead = inDeadCode(tree, text, build.targets === "none" ? undefined : opts.targets, build, points);
+    const targets = build.targets === "none" ? undefined : opts.targets;
+    const headers = { fileName: opts.fileName, headerRoot: opts.ruleOptions?.headerRoot };
+    const dead = inDeadCode(tree, text, targets, build, points, headers);
     live = findings.filter((_, i) => !dead[i]);
   }
   return [...targetsNote(opts), ...applySuppressions(live, text)];

@@ -1,18 +1,31 @@
-// Warp intrinsics without `_sync`: removed for sm_70+ (independent thread scheduling), so they either fail
-// to compile or read lanes that have not converged.
+// Warp intrinsics without `_sync`: removed for sm_70+ (independent thread scheduling). With nvcc 13 (and
+// any toolkit from CUDA 9 on, for sm_70+) the shuffles are undeclared identifiers and the votes fail in
+// ptxas, so each is a compile error wherever the code is compiled for such a target. Arms a CUDA build
+// does not compile (`#ifdef USE_ROCM`, a project's HIP switch, `#if DEBUG` defined to 0) are filtered by
+// the engine (analysis/preprocessor).
 import type { Rule } from "./rule";
 import { FileIndex } from "../analysis/source/fileIndex";
 import { callArguments, insertBefore, replaceNode } from "../analysis/source/nodes";
 
 const IDENT: ReadonlySet<string> = new Set(["identifier"]);
+const VOTES: ReadonlySet<string> = new Set(["__any", "__all", "__ballot"]);
+
+/** Why `name` does not compile for sm_70+, as nvcc says it. */
+function why(name: string): string {
+  return VOTES.has(name)
+    ? `\`${name}\` without \`_sync\` does not compile for sm_70 and later: ptxas rejects its \`vote\` without \`.sync\` (nvcc only warns that it is deprecated first)`
+    : `\`${name}\` without \`_sync\` is not declared for sm_70 and later: nvcc reports it as an undefined identifier`;
+}
 
 export const deprecatedShuffle: Rule = {
   id: "deprecated-shuffle",
   defaultSeverity: "error",
   basis: "does-not-compile",
   summary:
-    "Warp shuffle/vote intrinsics without `_sync` do not exist on sm_70+; use the `_sync` form with a mask.",
+    "Warp shuffle/vote intrinsics without `_sync` do not compile for sm_70+; use the `_sync` form with a mask.",
   check(ctx) {
+    // Only a toolkit older than CUDA 9 building for targets below sm_70 still accepts them.
+    if (!ctx.targets.some((t) => t >= 70)) return;
     const idx = FileIndex.of(ctx);
     for (const fn of idx.tokens(/\b(__shfl(?:_up|_down|_xor)?|__any|__all|__ballot)\s*\(/g, IDENT)) {
       const call = fn.parent;
@@ -22,7 +35,7 @@ export const deprecatedShuffle: Rule = {
       const mask = "0xffffffff";
       ctx.report({
         node: fn,
-        message: `\`${name}\` has no \`_sync\`: it is not available for sm_70 and later. Use \`${name}_sync(${mask}, …)\` with the mask of lanes taking part.`,
+        message: `${why(name)}. Use \`${name}_sync(${mask}, …)\` with the mask of lanes taking part.`,
         fixes: first
           ? [
               {

@@ -78,7 +78,8 @@ export function parseIntLiteral(text: string): number | undefined {
   return undefined;
 }
 
-function binary(op: string, a: number, b: number): number | undefined {
+/** An integer operator of C (+ - * / % << >> & |) on two values; undefined for a zero divisor or another operator. */
+export function binary(op: string, a: number, b: number): number | undefined {
   switch (op) {
     case "+":
       return a + b;

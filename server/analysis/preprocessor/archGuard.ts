@@ -1,109 +1,40 @@
 // Is a node compiled for a target? Evaluates the `#if`/`#elif`/`#else` conditions around it with
-// __CUDA_ARCH__ set to each target (or undefined: the host pass), and the build's command-line macros
-// (USE_ROCM is undefined in a CUDA build), in three-valued logic: other macros are unknown.
+// __CUDA_ARCH__ set to each target (or undefined: the host pass) and the build's macros (macroEnv.ts:
+// HIP's and a project's HIP switches are undefined in a CUDA build), in three-valued logic. Dead code for
+// the findings (inDeadCode) also reads the file's and its project headers' #defines (preprocess.ts);
+// the arch ranges rules ask for in a window (archOffRanges) read only the directives themselves.
 import type { Node, Tree } from "web-tree-sitter";
-import type { BuildFacts } from "../../rules/rule";
 import { FileIndex } from "../source/fileIndex";
-import { namedChildren, unparen } from "../source/nodes";
-import { parseIntLiteral } from "../constants/constEval";
 import { isSpaceCode, isWordCode } from "../source/charCodes";
+import { codeOnly } from "../source/codeText";
+import { holds } from "./condition";
+import { directiveLines, logicalLineEnd } from "./directiveLines";
+import { baseLookup, type MacroEnv, type Pass } from "./macroEnv";
+import { deadArms, type IncludeReader } from "./preprocess";
+import { projectHeaders } from "./projectHeaders";
+
+export type { MacroEnv } from "./macroEnv";
 
 type Tri = boolean | undefined;
-/** The macros a condition may name, as the build context knows them. */
-export type MacroEnv = Pick<BuildFacts, "defines" | "undefines">;
-/** One compilation pass: the host, a device pass for an SM×10 value (e.g. 750), or a device pass for any arch. */
-type Pass = number | "host" | "device";
 
 const NO_MACROS: MacroEnv = { defines: new Map(), undefines: new Set() };
 
-/** 1 or 0 for a macro the build defines or undefines; undefined when it does not say. */
-function definedness(name: string, pass: Pass, env: MacroEnv): number | undefined {
-  if (name === "__CUDA_ARCH__") return pass === "host" ? 0 : 1;
-  if (env.defines.has(name)) return 1;
-  return env.undefines.has(name) ? 0 : undefined;
-}
-
-function identifierValue(name: string, pass: Pass, env: MacroEnv): number | undefined {
-  if (name === "__CUDA_ARCH__") return pass === "host" ? 0 : pass === "device" ? undefined : pass;
-  const v = env.defines.get(name);
-  if (v !== undefined) return /^\d+$/.test(v) ? Number(v) : undefined;
-  // An undefined macro reads as 0 in #if.
-  return env.undefines.has(name) ? 0 : undefined;
-}
-
-function compare(op: string | undefined, a: number, b: number): number | undefined {
-  switch (op) {
-    case ">=":
-      return a >= b ? 1 : 0;
-    case ">":
-      return a > b ? 1 : 0;
-    case "<=":
-      return a <= b ? 1 : 0;
-    case "<":
-      return a < b ? 1 : 0;
-    case "==":
-      return a === b ? 1 : 0;
-    case "!=":
-      return a !== b ? 1 : 0;
-    default:
-      return undefined;
-  }
-}
-
-/** Values are numbers; `undefined` means unknown. */
-function evalCond(node: Node, pass: Pass, env: MacroEnv): number | undefined {
-  const n = unparen(node);
-  switch (n.type) {
-    case "number_literal":
-      return parseIntLiteral(n.text);
-    case "identifier":
-      return identifierValue(n.text, pass, env);
-    case "preproc_defined": {
-      const name = namedChildren(n).find((c) => c.type === "identifier")?.text;
-      return name ? definedness(name, pass, env) : undefined;
-    }
-    case "unary_expression": {
-      const v = evalCond(n.childForFieldName("argument") ?? n, pass, env);
-      const op = n.childForFieldName("operator")?.text;
-      if (v === undefined) return undefined;
-      return op === "!" ? (v ? 0 : 1) : op === "-" ? -v : undefined;
-    }
-    case "binary_expression": {
-      const op = n.childForFieldName("operator")?.text;
-      const a = evalCond(n.childForFieldName("left") ?? n, pass, env);
-      const b = evalCond(n.childForFieldName("right") ?? n, pass, env);
-      if (op === "&&") return a === 0 || b === 0 ? 0 : a === undefined || b === undefined ? undefined : 1;
-      if (op === "||")
-        return (a !== undefined && a !== 0) || (b !== undefined && b !== 0)
-          ? 1
-          : a === undefined || b === undefined
-            ? undefined
-            : 0;
-      if (a === undefined || b === undefined) return undefined;
-      return compare(op, a, b);
-    }
-    default:
-      return undefined;
-  }
-}
-
-function truth(cond: Node | null | undefined, pass: Pass, env: MacroEnv): Tri {
-  if (!cond) return undefined;
-  const v = evalCond(cond, pass, env);
-  return v === undefined ? undefined : v !== 0;
+/** Whether the condition `cond` holds in one pass, with only the build's macros known. */
+function truth(idx: FileIndex, cond: Node | null | undefined, pass: Pass, env: MacroEnv): Tri {
+  return cond ? holds(idx.textOf(cond), baseLookup(pass, env)) : undefined;
 }
 
 /** Whether a preprocessor arm is compiled in one pass. */
-function branchActive(branch: Node, pass: Pass, env: MacroEnv): Tri {
+function branchActive(idx: FileIndex, branch: Node, pass: Pass, env: MacroEnv): Tri {
   // branch is preproc_if / preproc_ifdef / preproc_elif / preproc_else; walk back through earlier arms.
   const head = (b: Node): Tri => {
     if (b.type === "preproc_if" || b.type === "preproc_elif")
-      return truth(b.childForFieldName("condition"), pass, env);
+      return truth(idx, b.childForFieldName("condition"), pass, env);
     if (b.type === "preproc_ifdef") {
       const name = b.childForFieldName("name")?.text;
-      const d = name ? definedness(name, pass, env) : undefined;
+      const d = name ? baseLookup(pass, env)(name).defined : undefined;
       if (d === undefined) return undefined;
-      return b.child(0)?.type === "#ifndef" ? d === 0 : d === 1;
+      return b.child(0)?.type === "#ifndef" ? !d : d;
     }
     return true;
   };
@@ -141,15 +72,16 @@ function offArms(
     if (!ARM_WORDS.has(d.word)) continue;
     const arm = idx.ownerOf(d.hash, d.end, ARMS) ?? armOf(idx.nodeAt(d.hash, d.end));
     if (!arm || !ARMS.has(arm.type)) continue;
-    if (passes.every((p) => branchActive(arm, p, env) === false)) out.push(armBody(arm));
+    if (passes.every((p) => branchActive(idx, arm, p, env) === false)) out.push(armBody(arm));
   }
   return out;
 }
 
 /**
  * Which of `points` lie in code no compilation of the file sees, with the build's macros and targets
- * (undefined: any device arch): `#if 0`, `#ifdef USE_ROCM` in a CUDA build, `#if __CUDA_ARCH__ >= 800`
- * when every target is below. Runs on every lint: only the arms holding a point are asked of the tree.
+ * (undefined: any device arch), the file's #defines and its project headers' (when `headers` says where
+ * to look): `#if 0`, `#ifdef USE_ROCM` or a project's HIP switch in a CUDA build, `#if __CUDA_ARCH__ >=
+ * 800` when every target is below, `#if DEBUG_PRINT` where the file defines DEBUG_PRINT as 0.
  */
 export function inDeadCode(
   tree: Tree,
@@ -157,10 +89,10 @@ export function inDeadCode(
   targets: readonly number[] | undefined,
   env: MacroEnv,
   points: readonly { row: number; column: number }[],
+  headers?: HeaderSource,
 ): boolean[] {
   const idx = FileIndex.of({ tree, text });
-  const arms = decidable(text, idx.directives(), env);
-  if (arms.length === 0) return points.map(() => false);
+  if (!idx.directives().some((d) => IF_WORDS.has(d.word))) return points.map(() => false);
   // Rows are '\n'-counted, columns UTF-16 units, as in the tree: a line's start plus the column. Only a
   // point before the root's first token (leading blank lines) asks the tree, as it always did.
   const firstRow = tree.rootNode.startPosition.row;
@@ -184,10 +116,20 @@ export function inDeadCode(
     return off + p.column - (n.startPosition.row === p.row ? n.startPosition.column : 0);
   });
   const passes: Pass[] = ["host", ...(targets ? targets.map((t) => t * 10) : ["device" as const])];
-  const holding = arms.filter((a) => offsets.some((o) => o >= a.d.end && o < a.end)).map((a) => a.d);
-  const dead = offArms(idx, holding, passes, env);
-  return offsets.map((o) => dead.some(([a, b]) => o >= a && o < b));
+  const include: IncludeReader | undefined = headers
+    ? (name) => projectHeaders(headers.fileName, [name], headers.headerRoot).map((f) => f.lines)
+    : undefined;
+  const dead = deadArms(directiveLines(text, codeOnly(text)), passes, env, include, text.length);
+  return offsets.map((o) => inRanges(o, dead));
 }
+
+/** Where a file's quoted includes are looked for (projectHeaders.ts): its path and the header root. */
+export interface HeaderSource {
+  fileName: string;
+  headerRoot?: string;
+}
+
+const IF_WORDS: ReadonlySet<string> = new Set(["if", "ifdef", "ifndef"]);
 
 /**
  * The offset where each of `rows` starts (none for a row past the last line), in one walk down the text
@@ -206,45 +148,6 @@ function rowStarts(text: string, rows: readonly number[]): Map<number, number> {
       row++;
     }
     out.set(want, start);
-  }
-  return out;
-}
-
-type Directive = ReturnType<FileIndex["directives"]>[number];
-
-/**
- * The arms (directive and the text offset where the arm ends) whose chain names something the context
- * decides (__CUDA_ARCH__, a build macro, a literal 0/1): the others are never off.
- */
-function decidable(
-  text: string,
-  directives: readonly Directive[],
-  env: MacroEnv,
-): { d: Directive; end: number }[] {
-  const names = ["__CUDA_ARCH__", ...env.defines.keys(), ...env.undefines].filter((n) => /^\w+$/.test(n));
-  const known = new RegExp(`\\b(?:${names.join("|")})\\b|^\\s*[01]\\s*(?:$|//|/\\*)`);
-  const decides = (d: Directive): boolean => {
-    const nl = text.indexOf("\n", d.end);
-    return known.test(text.slice(d.end, nl < 0 ? text.length : nl));
-  };
-  // Per open #if chain: does any condition so far name something known, and the arm being read.
-  const chains: { known: boolean; arm: Directive; armKnown: boolean }[] = [];
-  const out: { d: Directive; end: number }[] = [];
-  for (const d of directives) {
-    if (d.word === "if" || d.word === "ifdef" || d.word === "ifndef") {
-      const k = decides(d);
-      chains.push({ known: k, arm: d, armKnown: k });
-      continue;
-    }
-    const top = chains[chains.length - 1];
-    if (!top || (d.word !== "elif" && d.word !== "else" && d.word !== "endif")) continue;
-    if (top.armKnown) out.push({ d: top.arm, end: d.hash });
-    if (d.word === "endif") chains.pop();
-    else {
-      if (d.word === "elif") top.known = top.known || decides(d);
-      top.arm = d;
-      top.armKnown = top.known;
-    }
   }
   return out;
 }
@@ -347,11 +250,11 @@ function constexprRanges(idx: FileIndex, passes: readonly Pass[], env: MacroEnv)
     const clause = stmt.childForFieldName("condition");
     const cond = clause?.childForFieldName("value") ?? clause?.namedChild(0);
     if (!cond?.text.includes("__CUDA_ARCH__")) continue;
-    const holds = passes.map((p) => truth(cond, p, env));
+    const hold = passes.map((p) => truth(idx, cond, p, env));
     const then = stmt.childForFieldName("consequence");
     const alt = stmt.childForFieldName("alternative");
-    if (then && holds.every((h) => h === false)) out.push([then.startIndex, then.endIndex]);
-    if (alt && holds.every((h) => h === true)) out.push([alt.startIndex, alt.endIndex]);
+    if (then && hold.every((h) => h === false)) out.push([then.startIndex, then.endIndex]);
+    if (alt && hold.every((h) => h === true)) out.push([alt.startIndex, alt.endIndex]);
   }
   return out;
 }
@@ -401,6 +304,8 @@ function findBf16Guard(idx: FileIndex): boolean {
   return false;
 }
 
+type Directive = ReturnType<FileIndex["directives"]>[number];
+
 /** Does the condition of the `#if`/`#elif` directive `d` hold on sm_80 and not on sm_75? */
 function guardsBf16(idx: FileIndex, d: Directive): boolean {
   let n = idx.ownerOf(d.hash, d.end, IF_ARMS) ?? null;
@@ -410,14 +315,7 @@ function guardsBf16(idx: FileIndex, d: Directive): boolean {
   }
   const c = n?.childForFieldName("condition");
   if (!c) return false;
-  const lo = truth(c, 750, NO_MACROS);
-  const hi = truth(c, 800, NO_MACROS);
+  const lo = truth(idx, c, 750, NO_MACROS);
+  const hi = truth(idx, c, 800, NO_MACROS);
   return lo !== undefined && hi !== undefined && lo !== hi;
-}
-
-/** Where the line holding `at` ends, following backslash continuations. */
-function logicalLineEnd(text: string, at: number): number {
-  let end = text.indexOf("\n", at);
-  while (end > 0 && /\\\r?$/.test(text.slice(Math.max(0, end - 2), end))) end = text.indexOf("\n", end + 1);
-  return end < 0 ? text.length : end;
 }

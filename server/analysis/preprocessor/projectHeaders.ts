@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { codeOnly } from "../source/codeText";
+import { directiveLines, type DirectiveLine } from "./directiveLines";
 
 /** What a file defines that the rules resolve across files. */
 export interface SourceFacts {
@@ -15,6 +16,8 @@ export interface SourceFacts {
   aliases: Map<string, string[]>;
   /** The quoted includes, in order. */
   includes: string[];
+  /** The preprocessor lines, in order (for the arms a compilation takes: preprocess.ts). */
+  lines: DirectiveLine[];
 }
 
 /** Headers larger than this are not read (generated tables, amalgamations). */
@@ -62,7 +65,7 @@ export function sourceFacts(text: string, code: string): SourceFacts {
   for (const m of text.matchAll(INCLUDE))
     if (code[m.index] === "#" && code.slice(code.lastIndexOf("\n", m.index) + 1, m.index).trim() === "")
       includes.push(m[1]!);
-  return { defines, aliases, includes };
+  return { defines, aliases, includes, lines: directiveLines(text, code) };
 }
 
 /**
