@@ -5,7 +5,8 @@ import { checksElsewhere, usesTorch } from "../rules/missing-launch-check";
 import { fileScopeShared } from "../rules/shared-memory-reduction";
 import { OPT_IN_ATTRIBUTE, optedIn } from "../rules/shared-memory-limit";
 import { hasBf16Guard } from "../analysis/preprocessor/archGuard";
-import { BUILTIN_CHECKS, declEnvKey } from "../analysis/types/declEnv";
+import { declEnvKey } from "../analysis/types/declEnv";
+import { BUILTIN_CHECKS } from "../analysis/launches/launchChecks";
 import type { Dependency } from "./dependencies";
 import type { FileIndex } from "../analysis/source/fileIndex";
 

@@ -1,11 +1,13 @@
 // A kernel launch returns nothing: a bad configuration or a missing kernel image is only visible through
 // cudaGetLastError(). Unchecked, the output is silently left unwritten.
 import type { Node } from "web-tree-sitter";
-import type { Rule, TextEdit } from "./rule";
-import { BUILTIN_CHECKS, declEnv } from "../analysis/types/declEnv";
+import type { Fix, Rule, TextEdit } from "./rule";
+import { declEnv } from "../analysis/types/declEnv";
+import { BUILTIN_CHECKS, projectCheck } from "../analysis/launches/launchChecks";
+import { LaunchChecks } from "../analysis/launches/launchChecked";
+import { launchMacros, macroLaunchUses } from "../analysis/launches/macroLaunches";
 import { FileIndex, kernelLaunches } from "../analysis/source/fileIndex";
 import { insertAfter } from "../analysis/source/nodes";
-import { isWordCode } from "../analysis/source/charCodes";
 
 /** A PyTorch header's include, from its `include` (a regex starting at `#` tries every directive). */
 const TORCH_INCLUDE = /include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/g;
@@ -37,82 +39,6 @@ function afterLine(text: string, stmt: Node, newText: string): TextEdit {
   return { span: { startLine: row, startColumn: at, endLine: row, endColumn: at }, newText };
 }
 
-const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
-
-/**
- * The first check call (a whole word of `names`, all identifiers) after each launch. A regex run on the
- * whole text goes on past the launch's function to the next check in the file: each search reads a slice
- * that ends just past its range instead. Whether a match is a call's name is asked of the tree once.
- */
-class CheckFinder {
-  private readonly re: RegExp;
-  /** How far past a range's end a match starting in it may read (its name and the character after). */
-  private readonly reach: number;
-  private readonly isName = new Map<number, boolean>();
-
-  constructor(
-    private readonly idx: FileIndex,
-    names: readonly string[],
-  ) {
-    this.re = new RegExp(`\\b(${names.join("|")})\\b`, "g");
-    this.reach = Math.max(0, ...names.map((n) => n.length)) + 1;
-  }
-
-  /** Where the first check call in [from, to) (within the window) is, if any. */
-  first(from: number, to: number): number | undefined {
-    const { idx, re } = this;
-    const { text } = idx;
-    const start = Math.max(from, idx.window.start);
-    const end = Math.min(to, idx.window.end);
-    if (start >= end) return undefined;
-    // The slice starts at `start`: a match at its start is a whole word only when the text before it
-    // is not part of a word (the slice cannot tell). Names are words: a match never begins mid-word.
-    const part = text.slice(start, Math.min(text.length, end + this.reach));
-    re.lastIndex = 0;
-    // test, not exec (no match array per match): a match is a whole word, starting where the word ending
-    // at lastIndex starts in the slice.
-    while (re.test(part)) {
-      const e = re.lastIndex;
-      let i = e - 1;
-      while (i > 0 && isWordCode(part.charCodeAt(i - 1))) i--;
-      if (i >= end - start) break;
-      if (i === 0 && start > 0 && isWordCode(text.charCodeAt(start - 1))) continue;
-      if (this.names(start + i, e - i)) return start + i;
-    }
-    return undefined;
-  }
-
-  /** Whether the identifier at [at, at + length) is a name in the tree (not in a comment or string). */
-  private names(at: number, length: number): boolean {
-    let known = this.isName.get(at);
-    if (known === undefined) {
-      const n = this.idx.nodeAt(at, at + length);
-      known = IDENTS.has(n.type) && n.startIndex === at && n.endIndex === at + length;
-      this.isName.set(at, known);
-    }
-    return known;
-  }
-}
-
-/** A check anywhere after the launch in the same function (or, at file scope, the rest of the file). */
-function checkedAfter(idx: FileIndex, call: Node, checks: CheckFinder): boolean {
-  // The outermost function holding the launch is found top-down, cheaply. Walking up to the innermost
-  // one costs more, and is needed only when a `}` stands between the launch and the first check after it.
-  const callEnd = call.endIndex;
-  const outer = idx.functionSpanAt(call.startIndex);
-  let fn: Node | undefined;
-  if (outer) {
-    const first = checks.first(callEnd, outer.end);
-    if (first === undefined) return false;
-    if (!idx.text.slice(callEnd, first).includes("}")) return true;
-    // Any check in the innermost function comes at or after this first one: no need to look again.
-    fn = idx.enclosingFunction(call);
-    if (fn) return first < fn.endIndex;
-  } else fn = idx.enclosingFunction(call);
-  if (!fn) idx.readsWholeFile();
-  return checks.first(callEnd, fn?.endIndex ?? idx.text.length) !== undefined;
-}
-
 /** A launch check named anywhere, or a program's entry point (no caller elsewhere checks for a program). */
 const CHECKS_HERE = new RegExp(`\\b(${BUILTIN_CHECKS.join("|")})\\b|\\bint\\s+main\\s*\\(`);
 
@@ -126,47 +52,75 @@ export function checksElsewhere(idx: FileIndex): boolean {
   return idx.shared("checksElsewhere", () => !CHECKS_HERE.test(idx.text));
 }
 
+/** What to suggest: the PyTorch macro in an extension, else the project's own check when one is known. */
+function advice(torch: boolean, own: string | undefined): string {
+  if (torch) return "Add C10_CUDA_KERNEL_LAUNCH_CHECK() or check cudaGetLastError() after it.";
+  if (own) return `Check it with the project's \`${own}\` or with cudaGetLastError() after it.`;
+  return "Check cudaGetLastError() after it.";
+}
+
+const WHY = "a failed launch (bad configuration, no kernel image for this GPU) goes unnoticed";
+
 export const missingLaunchCheck: Rule = {
   id: "missing-launch-check",
   defaultSeverity: "warning",
   basis: "heuristic",
   summary:
-    "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/getLastCudaError/C10_CUDA_KERNEL_LAUNCH_CHECK (or a project macro expanding to one) after it.",
+    "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/getLastCudaError/C10_CUDA_KERNEL_LAUNCH_CHECK (or a project macro or function that calls one) after it, in its function or after each call of its function in the file.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const launches = kernelLaunches(idx);
-    if (launches.length === 0) return;
-    // The built-in checks, the configured ones, and the macros of the file and its project headers that
-    // expand to one of them (declEnv.ts).
-    const names = [...declEnv(ctx).launchChecks];
+    // The built-in checks, the configured ones, and the macros of the file and the macros and functions of
+    // its project headers that call one of them (declEnv.ts, launchChecks.ts).
+    const known = declEnv(ctx).launchChecks;
+    const uses = macroLaunchUses(idx, launchMacros(idx, known));
+    if (launches.length === 0 && uses.length === 0) return;
     const torch = usesTorch(idx);
-    const checks = new CheckFinder(idx, names);
     // Not in a PyTorch extension, whose rule is a C10_CUDA_KERNEL_LAUNCH_CHECK() after each launch.
     if (!torch && !ctx.build.pytorch && checksElsewhere(idx)) return;
+    const checks = new LaunchChecks(idx, known);
+    // Read only once a launch is unchecked here (a whole-file fact, recorded by LaunchChecks.checked).
+    const say = (): string => advice(torch || !!ctx.build.pytorch, projectCheck(idx, checks.names));
     for (const { call } of launches) {
-      if (checkedAfter(idx, call, checks)) continue;
+      if (checks.checked(call)) continue;
       const fn = call.childForFieldName("function");
       const name = fn ? idx.textOf(fn) : "kernel";
-      // The statement matters only for the fix, in a PyTorch extension (Node.parent costs a walk from the root).
-      const parent = torch ? call.parent : null;
-      const stmt = parent?.type === "expression_statement" ? parent : undefined;
-      const lineStart = idx.text.lastIndexOf("\n", call.startIndex) + 1;
-      const indent = /^[ \t]*/.exec(idx.text.slice(lineStart))![0];
       ctx.report({
         // Only in PyTorch extensions is the check macro known to exist; elsewhere the project picks its check.
-        fixes:
-          stmt && torch
-            ? [
-                {
-                  title: "Add C10_CUDA_KERNEL_LAUNCH_CHECK() after the launch",
-                  isPreferred: true,
-                  edits: [afterLine(idx.text, stmt, `\n${indent}C10_CUDA_KERNEL_LAUNCH_CHECK();`)],
-                },
-              ]
-            : [],
+        fixes: torch ? torchFix(idx, call) : [],
         node: fn ?? call,
-        message: `Launch of \`${name}\` is not followed by an error check: a failed launch (bad configuration, no kernel image for this GPU) goes unnoticed. Add C10_CUDA_KERNEL_LAUNCH_CHECK() or check cudaGetLastError() after it.`,
+        message: `Launch of \`${name}\` is not followed by an error check: ${WHY}. ${say()}`,
+      });
+    }
+    // One finding per macro per function, at its first unchecked use: a switch over template cases
+    // expands the same launch in every arm.
+    const reported = new Set<string>();
+    for (const use of uses) {
+      if (checks.checked(use.name, use.end)) continue;
+      const key = `${use.macro.name}@${idx.functionSpanAt(use.name.startIndex)?.start}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      const { name, kernel } = use.macro;
+      ctx.report({
+        node: use.name,
+        message: `\`${name}\` launches \`${kernel}\` (in its definition) and this use is not followed by an error check (one finding for its unchecked uses in this function): ${WHY}. ${say()}`,
       });
     }
   },
 };
+
+/** Inserting C10_CUDA_KERNEL_LAUNCH_CHECK() after the launch's statement, where the launch is one. */
+function torchFix(idx: FileIndex, call: Node): Fix[] {
+  // Node.parent costs a walk from the root: asked only here.
+  const stmt = call.parent;
+  if (stmt?.type !== "expression_statement") return [];
+  const lineStart = idx.text.lastIndexOf("\n", call.startIndex) + 1;
+  const indent = /^[ \t]*/.exec(idx.text.slice(lineStart))![0];
+  return [
+    {
+      title: "Add C10_CUDA_KERNEL_LAUNCH_CHECK() after the launch",
+      isPreferred: true,
+      edits: [afterLine(idx.text, stmt, `\n${indent}C10_CUDA_KERNEL_LAUNCH_CHECK();`)],
+    },
+  ];
+}

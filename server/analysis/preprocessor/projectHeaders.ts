@@ -1,12 +1,13 @@
 // The project's own headers, as far as the rules need them: `#include "x.h"` resolved against the
 // including file's folder and then its ancestors, never above the root (the workspace or lint root; the
 // file's own folder when none is given), read as text for macro definitions, type aliases and further
-// quoted includes. `<…>` includes and headers outside the root are not read: a macro or alias defined
+// quoted includes, and function bodies. `<…>` includes and headers outside the root are not read: a macro or alias defined
 // there is unknown to the rules. Each header is read once per path and modification time.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { codeOnly } from "../source/codeText";
 import { directiveLines, type DirectiveLine } from "./directiveLines";
+import { functionBodies } from "../source/functionBodies";
 
 /** What a file defines that the rules resolve across files. */
 export interface SourceFacts {
@@ -18,6 +19,8 @@ export interface SourceFacts {
   includes: string[];
   /** The preprocessor lines, in order (for the arms a compilation takes: preprocess.ts). */
   lines: DirectiveLine[];
+  /** Function bodies found in the text, by name (functionBodies.ts): check helpers are read from them. */
+  functions: Map<string, string>;
 }
 
 /** Headers larger than this are not read (generated tables, amalgamations). */
@@ -65,7 +68,7 @@ export function sourceFacts(text: string, code: string): SourceFacts {
   for (const m of text.matchAll(INCLUDE))
     if (code[m.index] === "#" && code.slice(code.lastIndexOf("\n", m.index) + 1, m.index).trim() === "")
       includes.push(m[1]!);
-  return { defines, aliases, includes, lines: directiveLines(text, code) };
+  return { defines, aliases, includes, lines: directiveLines(text, code), functions: functionBodies(code) };
 }
 
 /**

@@ -1,11 +1,13 @@
-// What a file's declarations mean beyond its own definitions: launch-check macros (a project macro that
-// expands to cudaGetLastError counts as a check) and type aliases of the FP16/BF16 element types
+// What a file's declarations mean beyond its own definitions: launch checks (a project macro that
+// expands to cudaGetLastError, or a project header's function that calls it, counts as a check:
+// launchChecks.ts) and type aliases of the FP16/BF16 element types
 // (`typedef __nv_bfloat16 floatX;`), read from the file's code and its project headers
 // (projectHeaders.ts). A whole-file fact: an edit that changes the file's macro, alias or include lines
 // makes every rule that read it run over the whole file again (fileContext.ts).
 import type { LintContext } from "../../rules/rule";
 import { codeOnly } from "../source/codeText";
 import { FileIndex } from "../source/fileIndex";
+import { BUILTIN_CHECKS, launchChecks } from "../launches/launchChecks";
 import { halfKindOfType, type HalfKind } from "./halfTypes";
 import {
   projectHeaders,
@@ -14,15 +16,6 @@ import {
   type SourceFacts,
   type Trusted,
 } from "../preprocessor/projectHeaders";
-
-/** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
-export const BUILTIN_CHECKS: readonly string[] = [
-  "cudaGetLastError",
-  "cudaPeekAtLastError",
-  "C10_CUDA_KERNEL_LAUNCH_CHECK",
-  // cuda-samples' helper_cuda.h (an `<…>` include there, so not read): __getLastCudaError calls cudaGetLastError
-  "getLastCudaError",
-];
 
 /** An alias of an FP16/BF16 type; `certain` when every definition names that type (not `#if`-chosen). */
 export interface HalfAlias {
@@ -66,13 +59,18 @@ function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">)
   if (!fromHeaders || fromHeaders.seeds !== seeds.join(",")) {
     fromHeaders = {
       seeds: seeds.join(","),
-      checks: launchChecks(headers, seeds),
+      checks: launchChecks(
+        headers.flatMap((h) => [...h.defines, ...h.functions]),
+        seeds,
+      ),
       aliases: halfAliases(headers),
     };
     headerEnvs.set(headers, fromHeaders);
   }
   return {
-    launchChecks: launchChecks([own], [...fromHeaders.checks]),
+    // The file's own functions are not read here (the key covers its macro lines only): the rule reads
+    // them when it needs them (launchChecks.ts fileLaunchChecks).
+    launchChecks: launchChecks(own.defines, fromHeaders.checks),
     halfAliases: own.aliases.size === 0 ? fromHeaders.aliases : halfAliases([own, ...headers]),
   };
 }
@@ -82,22 +80,6 @@ const headerEnvs = new WeakMap<
   readonly SourceFacts[],
   { seeds: string; checks: Set<string>; aliases: Map<string, HalfAlias> }
 >();
-
-/** The checks, then every macro whose body names one (repeated until no macro is added). */
-function launchChecks(files: readonly SourceFacts[], seeds: readonly string[]): Set<string> {
-  const checks = new Set(seeds.filter((c) => /^[A-Za-z_]\w*$/.test(c)));
-  const defines = files.flatMap((f) => [...f.defines]);
-  for (let changed = true; changed;) {
-    changed = false;
-    const re = new RegExp(`\\b(?:${[...checks].join("|")})\\b`);
-    for (const [name, body] of defines)
-      if (!checks.has(name) && re.test(body)) {
-        checks.add(name);
-        changed = true;
-      }
-  }
-  return checks;
-}
 
 /** Resolves every alias through other aliases (a few levels) to a half kind, or to nothing. */
 function halfAliases(files: readonly SourceFacts[]): Map<string, HalfAlias> {

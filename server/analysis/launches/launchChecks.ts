@@ -1,0 +1,70 @@
+// Which calls count as a launch check: the runtime's last-error calls, the wrappers everyone uses, the
+// configured names, and every project macro or function whose body names one of these (through other
+// macros and functions too). Judged from the definitions, not from a list of names: a project's
+// `check_cuda_error(...)` counts because its body calls cudaGetLastError, not because of its name.
+//
+// A function that only synchronizes (cudaDeviceSynchronize/cudaStreamSynchronize) and checks what that
+// returns does not count: a launch that fails to start (block too large, too much shared memory, no
+// kernel image) leaves the synchronize returning cudaSuccess; only the last-error calls report it.
+// A function whose body launches a kernel is a launcher, not a check, even when it checks its own launch.
+//
+// Functions are found in the text (functionBodies.ts): bodies over 4,000 characters and functions defined
+// by macros are not seen, and overloads share their name (any one that checks makes the name a check).
+import { codeOnly } from "../source/codeText";
+import type { FileIndex } from "../source/fileIndex";
+import { sourceFacts, type SourceFacts } from "../preprocessor/projectHeaders";
+
+/** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
+export const BUILTIN_CHECKS: readonly string[] = [
+  "cudaGetLastError",
+  "cudaPeekAtLastError",
+  "C10_CUDA_KERNEL_LAUNCH_CHECK",
+  // cuda-samples' helper_cuda.h (an `<…>` include there, so not read): __getLastCudaError calls cudaGetLastError
+  "getLastCudaError",
+];
+
+/** The checks `seeds`, then every definition (macro or function) whose body names one, until none is added. */
+export function launchChecks(
+  definitions: Iterable<readonly [string, string]>,
+  seeds: Iterable<string>,
+): Set<string> {
+  const checks = new Set([...seeds].filter((c) => /^[A-Za-z_]\w*$/.test(c)));
+  // A body that launches a kernel is a launcher's, not a check's.
+  const defs = [...definitions].filter(([, body]) => !body.includes("<<<"));
+  for (let changed = true; changed;) {
+    changed = false;
+    const re = new RegExp(`\\b(?:${[...checks].join("|")})\\b`);
+    for (const [name, body] of defs)
+      if (!checks.has(name) && re.test(body)) {
+        checks.add(name);
+        changed = true;
+      }
+  }
+  return checks;
+}
+
+/**
+ * `known` (the built-in, configured and header checks: declEnv.ts) and the file's own macros and
+ * functions that check through them. The file's functions are read from its whole text: a caller must
+ * record that its findings depend on the whole file (FileIndex.readsWholeFile).
+ */
+export function fileLaunchChecks(idx: FileIndex, known: ReadonlySet<string>): ReadonlySet<string> {
+  return idx.shared("fileLaunchChecks", () => {
+    const own = ownFacts(idx);
+    return launchChecks([...own.defines, ...own.functions], known);
+  });
+}
+
+/** The file's own macros and function bodies, read from its whole text once per run. */
+export function ownFacts(idx: FileIndex): SourceFacts {
+  return idx.shared("ownSourceFacts", () => sourceFacts(idx.text, codeOnly(idx.text)));
+}
+
+/**
+ * The project's own check to suggest: a non-built-in check the file already calls, else the first the
+ * project defines or configures, else undefined.
+ */
+export function projectCheck(idx: FileIndex, checks: ReadonlySet<string>): string | undefined {
+  const own = [...checks].filter((c) => !BUILTIN_CHECKS.includes(c));
+  return own.find((c) => new RegExp(`\\b${c}\\s*\\(`).test(idx.text)) ?? own[0];
+}
