@@ -44,6 +44,13 @@ __global__ void scale_bf16x2(__nv_bfloat162* x, __nv_bfloat162 s, int n2) {
   if (i < n2) x[i] = __hmul2(x[i], s);  // bf16-emulated-arch
 }
 
+// An FP32 row sum read one float per thread per iteration: scalar-float-access (float4 moves four).
+__global__ void row_sum_f32(float* out, const float* x, int cols) {
+  float s = 0.f;
+  for (int i = threadIdx.x; i < cols; i += blockDim.x) s += x[blockIdx.x * cols + i];  // scalar-float-access
+  atomicAdd(out + blockIdx.x, s);
+}
+
 // Kepler-era warp sum kept "for later". deprecated-shuffle: __shfl_down without _sync does not exist for
 // sm_70+; this file only compiles because nothing instantiates the template yet.
 template <typename T>

@@ -59,25 +59,23 @@ const written = (sub: Node): boolean =>
 const NOT_STREAMING = /\b(?:for|while|do|atomic\w*)\b/;
 
 /**
- * A streaming loop's first access through a float pointer: every float access in the body is
- * contiguous in the loop variable, at least one of them a read, and the body has no inner loop or atomic.
- * A loop that also gathers (`x[ids[i]]`, `x[i / d]`) or walks other strides is bound by those accesses, and
- * vectors for its contiguous part alone gain little.
+ * A streaming loop's first access: every subscript in the body is a global float pointer's, contiguous in
+ * the loop variable, at least one of them a read, and the body has no inner loop or atomic. A loop that
+ * also gathers (`x[ids[i]]`, `x[i / d]`), walks another stride, or moves data of another type (a `T*`
+ * row beside its float cos/sin table) is bound by that traffic, and float4 for the float part gains little.
  */
 function firstScalarAccess(body: Node, variable: string, pointers: ReadonlySet<string>): Node | undefined {
   if (NOT_STREAMING.test(body.text)) return undefined;
-  const floats = body
-    .descendantsOfType("subscript_expression")
-    .filter((s): s is Node => !!s && pointers.has(s.childForFieldName("argument")?.text ?? ""));
-  if (floats.length === 0) return undefined;
-  if (
-    !floats.every((s) => {
-      const i = indexOf(s);
-      return !!i && contiguousIn(i, variable);
-    })
-  )
-    return undefined;
-  return floats.some((s) => !written(s)) ? floats[0] : undefined;
+  const subs = body.descendantsOfType("subscript_expression").filter((s): s is Node => !!s);
+  if (subs.length === 0) return undefined;
+  const streams = (s: Node): boolean => {
+    const index = indexOf(s);
+    return (
+      pointers.has(s.childForFieldName("argument")?.text ?? "") && !!index && contiguousIn(index, variable)
+    );
+  };
+  if (!subs.every(streams)) return undefined;
+  return subs.some((s) => !written(s)) ? subs[0] : undefined;
 }
 
 export const scalarFloatAccess: Rule = {
