@@ -1,7 +1,8 @@
 // Whole-file facts that findings anywhere in the file depend on. A windowed lint (server/lint/
 // incremental.ts) keeps a rule's findings outside its window only while the parts of this key that the
 // rule read (see dependencies.ts) are unchanged.
-import { checksElsewhere, usesTorch } from "../rules/missing-launch-check";
+import { checksElsewhere } from "../analysis/launches/checksElsewhere";
+import { usesTorch } from "../analysis/source/pytorchExtension";
 import { fileScopeShared } from "../rules/shared-memory-reduction";
 import { OPT_IN_ATTRIBUTE, optedIn } from "../rules/shared-memory-limit";
 import { hasBf16Guard } from "../analysis/preprocessor/archGuard";

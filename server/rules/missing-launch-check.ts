@@ -3,31 +3,13 @@
 import type { Node } from "web-tree-sitter";
 import type { Fix, Rule, TextEdit } from "./rule";
 import { declEnv } from "../analysis/types/declEnv";
-import { BUILTIN_CHECKS, projectCheck } from "../analysis/launches/launchChecks";
+import { projectCheck } from "../analysis/launches/launchChecks";
 import { LaunchChecks } from "../analysis/launches/launchChecked";
 import { launchMacros, macroLaunchUses } from "../analysis/launches/macroLaunches";
 import { FileIndex, kernelLaunches } from "../analysis/source/fileIndex";
+import { checksElsewhere } from "../analysis/launches/checksElsewhere";
+import { usesTorch } from "../analysis/source/pytorchExtension";
 import { insertAfter } from "../analysis/source/nodes";
-
-/** A PyTorch header's include, from its `include` (a regex starting at `#` tries every directive). */
-const TORCH_INCLUDE = /include\s*[<"](c10\/cuda\/|ATen\/cuda\/|torch\/)/g;
-
-/** A PyTorch extension: only there is the check macro known to exist (the fix inserts it). */
-export function usesTorch(idx: FileIndex): boolean {
-  idx.reads("context:torch");
-  return idx.shared("usesTorch", () => torchText(idx.text));
-}
-
-/** The check macro named, or a PyTorch header included (`#`, any spaces, `include`...) anywhere in `text`. */
-function torchText(text: string): boolean {
-  if (text.includes("C10_CUDA_KERNEL_LAUNCH_CHECK")) return true;
-  for (const m of text.matchAll(TORCH_INCLUDE)) {
-    let at = m.index;
-    while (at > 0 && /\s/.test(text[at - 1]!)) at--;
-    if (text[at - 1] === "#") return true;
-  }
-  return false;
-}
 
 /** Inserts after the statement, or after its line when only a trailing comment follows it there. */
 function afterLine(text: string, stmt: Node, newText: string): TextEdit {
@@ -37,19 +19,6 @@ function afterLine(text: string, stmt: Node, newText: string): TextEdit {
   const { row, column } = stmt.endPosition;
   const at = column + rest.length;
   return { span: { startLine: row, startColumn: at, endLine: row, endColumn: at }, newText };
-}
-
-/** A launch check named anywhere, or a program's entry point (no caller elsewhere checks for a program). */
-const CHECKS_HERE = new RegExp(`\\b(${BUILTIN_CHECKS.join("|")})\\b|\\bint\\s+main\\s*\\(`);
-
-/**
- * A library file that names no launch check at all is taken to check at a higher level: ggml checks
- * cudaGetLastError() after every op in its dispatcher, in another file. A whole-file fact, cheap to
- * test on every relint (fileContext.ts).
- */
-export function checksElsewhere(idx: FileIndex): boolean {
-  idx.reads("context:callerChecks");
-  return idx.shared("checksElsewhere", () => !CHECKS_HERE.test(idx.text));
 }
 
 /** What to suggest: the PyTorch macro in an extension, else the project's own check when one is known. */

@@ -1,7 +1,7 @@
 // Which of the 16-bit types' switches (the macros that remove their operators or conversions) a file's
 // build sets: shared by half-operator and half-implicit-conversion.
 import { PYTORCH_NVCC_DEFINES } from "../../lint/buildFiles";
-import { usesTorch } from "../../rules/missing-launch-check";
+import { usesTorch } from "../source/pytorchExtension";
 import type { LintContext } from "../../rules/rule";
 import type { FileIndex } from "../source/fileIndex";
 import type { HalfKind } from "../types/halfTypes";
