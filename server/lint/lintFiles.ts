@@ -6,7 +6,7 @@ import type { Finding, Rule } from "../rules/rule";
 import { errorMessage } from "../util/errorMessage";
 import { buildFacts, resolveBuildContext, type BuildContext, type ResolvedTargets } from "./buildContext";
 import { configFor } from "./config";
-import { CLI_LIMITS, LintDocument } from "./lintDocument";
+import { CLI_LIMITS, LintDocument, type DocumentLimits } from "./lintDocument";
 import { cudaParser } from "./parser";
 
 export interface FileReport {
@@ -19,7 +19,9 @@ export interface FileReport {
   skipped?: string;
   /** Set when the file's build compiles it for another backend (rocm, metal…): not linted, quietly. */
   notCuda?: boolean;
-  /** Config problems, rule failures: printed as warnings. */
+  /** Rules that threw on this file: their findings are missing (the first line of the error). */
+  ruleFailures: { rule: string; message: string }[];
+  /** Config problems: printed as warnings. */
   warnings: string[];
 }
 
@@ -29,23 +31,49 @@ const CUDA_FILE = /\.cuh?$/;
 const HEADER_FILE = /\.(?:h|hpp|hxx|inl)$/;
 const DEVICE_CODE = /\b__(?:global|device)__\b/;
 
-/** A header is linted when its text defines CUDA device code: a cheap look before any parse. */
+/**
+ * A header is linted when its text defines CUDA device code: a cheap look before any parse. One that
+ * cannot be read is taken, so the lint says it could not be read instead of passing it over.
+ */
 function hasDeviceCode(file: string): boolean {
   try {
     return DEVICE_CODE.test(readFileSync(file, "latin1"));
   } catch {
-    return false;
+    return true;
   }
+}
+
+/** A path a folder walk did not take, and why. */
+export interface WalkSkip {
+  path: string;
+  reason: string;
+  /** true when something that should have been linted was not (an unreadable folder), false for policy. */
+  incomplete: boolean;
+}
+
+export interface CudaFiles {
+  /** Sorted absolute paths. */
+  files: string[];
+  skipped: WalkSkip[];
 }
 
 /**
  * Expands paths to the files they name or contain, sorted: .cu/.cuh, and headers (.h/.hpp/.hxx/.inl)
- * that define __global__ or __device__ code. A missing path throws.
+ * that define __global__ or __device__ code. A missing path throws; a folder that cannot be read is
+ * reported in `skipped` and the walk goes on.
  */
-export function collectCudaFiles(paths: readonly string[]): string[] {
+export function findCudaFiles(paths: readonly string[]): CudaFiles {
   const out = new Set<string>();
+  const skipped: WalkSkip[] = [];
   const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      skipped.push({ path: dir, reason: `cannot read the folder: ${errorMessage(err)}`, incomplete: true });
+      return;
+    }
+    for (const e of entries) {
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name) && !e.name.startsWith(".")) walk(join(dir, e.name));
       } else if (!e.isFile()) continue;
@@ -64,8 +92,11 @@ export function collectCudaFiles(paths: readonly string[]): string[] {
     if (st.isDirectory()) walk(abs);
     else out.add(abs);
   }
-  return [...out].sort();
+  return { files: [...out].sort(), skipped };
 }
+
+/** findCudaFiles' files alone. */
+export const collectCudaFiles = (paths: readonly string[]): string[] => findCudaFiles(paths).files;
 
 export interface LintFilesOptions {
   rules: readonly Rule[];
@@ -76,6 +107,8 @@ export interface LintFilesOptions {
   headerRoots?: readonly string[];
   /** This machine's GPU (SM number), assumed for files that declare no targets. */
   gpuArch?: number;
+  /** Size and parse-time limits (default CLI_LIMITS). */
+  limits?: DocumentLimits;
 }
 
 /** The nearest of `roots` holding `file`: project headers above it are not read. */
@@ -107,6 +140,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       targets,
       context,
       findings: [],
+      ruleFailures: [],
       warnings: [...targets.notes, ...config.problems].filter((w) => !said.has(w)),
     };
     for (const w of report.warnings) said.add(w);
@@ -123,7 +157,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       report.skipped = `cannot read: ${errorMessage(err)}`;
       continue;
     }
-    const doc = new LintDocument(parser, text, CLI_LIMITS);
+    const doc = new LintDocument(parser, text, opts.limits ?? CLI_LIMITS);
     try {
       const out = doc.lint({
         fileName: file,
@@ -140,8 +174,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       if (out.kind === "skipped") report.skipped = out.reason;
       else {
         report.findings = out.findings;
-        for (const f of out.failures)
-          report.warnings.push(`rule ${f.rule} failed: ${f.message.split("\n")[0]}`);
+        report.ruleFailures = out.failures.map((f) => ({ rule: f.rule, message: f.message.split("\n")[0]! }));
       }
     } finally {
       doc.dispose();
