@@ -1,6 +1,7 @@
 // Hover: the CUDA documentation for the word under the cursor (server/hover decides what it is).
 import type { Hover } from "vscode-languageserver/node";
 import { hoverAt } from "../hover/hover";
+import { normalizeLineEnds } from "../lint/lineEnds";
 import type { ServerContext } from "./context";
 import { toRange } from "./convert";
 
@@ -14,7 +15,7 @@ export function register(ctx: ServerContext): void {
       ctx.linter.keepTree(p.textDocument.uri, entry);
       const hit = hoverAt(
         typeof tree === "object" ? tree : undefined,
-        entry.doc.getText(),
+        normalizeLineEnds(entry.doc.getText()),
         p.position.line,
         p.position.character,
       );
