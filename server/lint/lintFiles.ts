@@ -1,7 +1,7 @@
 // Lints files on disk (the CLI's `lint` and the benchmarks): folders are walked for .cu/.cuh, and for
 // headers with device code.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, sep } from "node:path";
 import type { Finding, Rule } from "../rules/rule";
 import { errorMessage } from "../util/errorMessage";
 import { buildFacts, resolveBuildContext, type BuildContext, type ResolvedTargets } from "./buildContext";
@@ -25,78 +25,7 @@ export interface FileReport {
   warnings: string[];
 }
 
-const SKIP_DIRS = new Set(["node_modules", ".git", "build", "dist", "__pycache__"]);
-const CUDA_FILE = /\.cuh?$/;
-/** C++ headers that hold kernels in many projects (flash-attention's, apex's, marlin's). */
-const HEADER_FILE = /\.(?:h|hpp|hxx|inl)$/;
-const DEVICE_CODE = /\b__(?:global|device)__\b/;
-
-/**
- * A header is linted when its text defines CUDA device code: a cheap look before any parse. One that
- * cannot be read is taken, so the lint says it could not be read instead of passing it over.
- */
-function hasDeviceCode(file: string): boolean {
-  try {
-    return DEVICE_CODE.test(readFileSync(file, "latin1"));
-  } catch {
-    return true;
-  }
-}
-
-/** A path a folder walk did not take, and why. */
-export interface WalkSkip {
-  path: string;
-  reason: string;
-  /** true when something that should have been linted was not (an unreadable folder), false for policy. */
-  incomplete: boolean;
-}
-
-export interface CudaFiles {
-  /** Sorted absolute paths. */
-  files: string[];
-  skipped: WalkSkip[];
-}
-
-/**
- * Expands paths to the files they name or contain, sorted: .cu/.cuh, and headers (.h/.hpp/.hxx/.inl)
- * that define __global__ or __device__ code. A missing path throws; a folder that cannot be read is
- * reported in `skipped` and the walk goes on.
- */
-export function findCudaFiles(paths: readonly string[]): CudaFiles {
-  const out = new Set<string>();
-  const skipped: WalkSkip[] = [];
-  const walk = (dir: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (err) {
-      skipped.push({ path: dir, reason: `cannot read the folder: ${errorMessage(err)}`, incomplete: true });
-      return;
-    }
-    for (const e of entries) {
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith(".")) walk(join(dir, e.name));
-      } else if (!e.isFile()) continue;
-      else if (CUDA_FILE.test(e.name)) out.add(join(dir, e.name));
-      else if (HEADER_FILE.test(e.name) && hasDeviceCode(join(dir, e.name))) out.add(join(dir, e.name));
-    }
-  };
-  for (const p of paths) {
-    const abs = resolve(p);
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      throw new Error(`no such file or folder: ${p}`);
-    }
-    if (st.isDirectory()) walk(abs);
-    else out.add(abs);
-  }
-  return { files: [...out].sort(), skipped };
-}
-
-/** findCudaFiles' files alone. */
-export const collectCudaFiles = (paths: readonly string[]): string[] => findCudaFiles(paths).files;
+export { collectCudaFiles, findCudaFiles, type CudaFiles, type WalkSkip } from "./findFiles";
 
 export interface LintFilesOptions {
   rules: readonly Rule[];
