@@ -2,8 +2,10 @@
 // file permissions stop nothing, so `asNobody` runs it as uid/gid 65534 where the test needs an
 // unreadable file or folder to be unreadable.
 import { spawnSync } from "node:child_process";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { tempDir } from "./tempDir";
 
 const REPO = join(__dirname, "..", "..");
 const MAIN = join(REPO, "server", "cli", "main.ts");
@@ -24,13 +26,23 @@ export interface CliOptions {
   input?: string;
 }
 
+let nobodyTmp: string | undefined;
+/** A temp folder the unprivileged user may write (tsx keeps its cache there). */
+function tmpForNobody(): string {
+  if (!nobodyTmp) {
+    nobodyTmp = tempDir("ckd-nobody-");
+    chmodSync(nobodyTmp, 0o1777);
+  }
+  return nobodyTmp;
+}
+
 /** Runs `cuda-kernel-dev ARGS…` to completion. */
 export function runCli(o: CliOptions, ...args: string[]): CliRun {
   const nobody = o.asNobody && process.getuid?.() === 0;
   const r = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
     cwd: o.cwd,
     encoding: "utf8",
-    env: { ...process.env, TORCH_CUDA_ARCH_LIST: "", ...o.env },
+    env: { ...process.env, TORCH_CUDA_ARCH_LIST: "", ...(nobody ? { TMPDIR: tmpForNobody() } : {}), ...o.env },
     ...(nobody ? { uid: 65534, gid: 65534 } : {}),
     ...(o.input !== undefined ? { input: o.input } : {}),
   });

@@ -2,14 +2,15 @@
 // everything it started: nvcc's cicc and ptxas must not live on with PPID 1. And nvcc writes its
 // intermediate files (tmpxft_*) in a private temporary folder that is removed after each run.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { runNvcc } from "../../../server/compiler/nvcc";
 import { runProcess } from "../../../server/process/launch";
+import { tempDir } from "../../support/tempDir";
 
-const dir = mkdtempSync(join(tmpdir(), "ckd-killed-"));
+const dir = tempDir("ckd-killed-");
 const pids: number[] = [];
 after(() => {
   for (const pid of pids) if (alive(pid)) process.kill(pid, "SIGKILL");
@@ -55,7 +56,11 @@ async function childPid(pidFile: string): Promise<number> {
 describe("a stopped tool is stopped with everything it started", () => {
   it("on a timeout, the grandchild (cicc under nvcc) is killed too", async () => {
     const f = fakeNvcc("nvcc-timeout", true);
-    const r = await runProcess(f.tool, [], { timeoutMs: 300, killGraceMs: 200 });
+    const r = await runProcess(f.tool, [], {
+      timeoutMs: 300,
+      killGraceMs: 200,
+      env: { ...process.env, TMPDIR: dir },
+    });
     assert.equal(r.timedOut, true);
     assert.ok(await gone(await childPid(f.pidFile)), "the grandchild still runs");
   });
@@ -64,7 +69,11 @@ describe("a stopped tool is stopped with everything it started", () => {
     const f = fakeNvcc("nvcc-cancel", true);
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 300);
-    const r = await runProcess(f.tool, [], { signal: abort.signal, killGraceMs: 200 });
+    const r = await runProcess(f.tool, [], {
+      signal: abort.signal,
+      killGraceMs: 200,
+      env: { ...process.env, TMPDIR: dir },
+    });
     assert.equal(r.cancelled, true);
     assert.ok(await gone(await childPid(f.pidFile)), "the grandchild still runs");
   });

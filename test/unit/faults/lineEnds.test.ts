@@ -1,8 +1,7 @@
 // Files with old-Mac line ends (a lone "\r"): the compiler and the editor end a line at "\r", "\n" and
 // "\r\n", and so must the linter, in the CLI and in the language server (LintDocument, as edits arrive).
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -11,8 +10,9 @@ import { cudaParser, type TextChange } from "../../../server/lint/parser";
 import { rules } from "../../../server/rules/index";
 import type { Finding } from "../../../server/rules/rule";
 import { runCli } from "../../support/cliRun";
+import { tempDir } from "../../support/tempDir";
 
-const root = mkdtempSync(join(tmpdir(), "ckd-line-ends-"));
+const root = tempDir("ckd-line-ends-");
 after(() => rmSync(root, { recursive: true, force: true }));
 
 // Line 4 (1-based) holds the deprecated shuffle, after a `//` comment on line 1.

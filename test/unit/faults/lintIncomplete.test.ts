@@ -2,8 +2,7 @@
 // entries in JSON, in SARIF's invocation (executionSuccessful: false, one notification per path), and
 // with exit code 5 (README, "Exit codes"). An unreadable folder is reported and the walk goes on.
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { lintFiles } from "../../../server/lint/lintFiles";
@@ -11,8 +10,9 @@ import { notLinted, toSarif } from "../../../server/lint/report";
 import { rules } from "../../../server/rules/index";
 import type { Rule } from "../../../server/rules/rule";
 import { runCli } from "../../support/cliRun";
+import { tempDir } from "../../support/tempDir";
 
-const root = mkdtempSync(join(tmpdir(), "ckd-incomplete-"));
+const root = tempDir("ckd-incomplete-");
 after(() => {
   chmodAll(root);
   rmSync(root, { recursive: true, force: true });

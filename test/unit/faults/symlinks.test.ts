@@ -2,14 +2,14 @@
 // folder and file taken once: loops and aliases are noticed by real path), not followed out of them;
 // whatever was passed over is said, and a dangling .cu link is a file that could not be linted.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import { findCudaFiles } from "../../../server/lint/lintFiles";
 import { runCli } from "../../support/cliRun";
+import { tempDir } from "../../support/tempDir";
 
-const tmp = mkdtempSync(join(tmpdir(), "ckd-links-"));
+const tmp = tempDir("ckd-links-");
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const KERNEL = "__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n";
