@@ -2,7 +2,7 @@
 import { relative, sep } from "node:path";
 import type { Rule, Severity } from "../rules/rule";
 import type { FileReport, WalkSkip } from "./lintFiles";
-import { ruleDocUri } from "./ruleDocs";
+import { ruleDocText } from "./ruleDocs";
 
 export interface JsonFinding {
   /** Relative to the working directory. */
@@ -129,13 +129,15 @@ export function toSarif(
           driver: {
             name: "cuda-kernel-dev",
             version,
+            // The rule's doc travels in the log (help.markdown): a file:// path of this machine means
+            // nothing where the log is read (a code-scanning page).
             rules: rules.map((r) => {
-              const help = ruleDocUri(r.id);
+              const doc = ruleDocText(r.id);
               return {
                 id: r.id,
                 shortDescription: { text: r.summary },
                 defaultConfiguration: { level: SARIF_LEVEL[r.defaultSeverity] },
-                ...(help ? { helpUri: help } : {}),
+                ...(doc ? { help: { text: r.summary, markdown: doc } } : {}),
               };
             }),
           },

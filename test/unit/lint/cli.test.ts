@@ -105,7 +105,9 @@ test("SARIF 2.1.0: rules in the driver, results with regions relative to SRCROOT
   const sarif = JSON.parse(r.stdout) as {
     version: string;
     runs: {
-      tool: { driver: { name: string; rules: { id: string }[] } };
+      tool: {
+        driver: { name: string; rules: { id: string; helpUri?: string; help?: { markdown: string } }[] };
+      };
       results: {
         ruleId: string;
         ruleIndex: number;
@@ -122,6 +124,11 @@ test("SARIF 2.1.0: rules in the driver, results with regions relative to SRCROOT
   assert.equal(sarif.version, "2.1.0");
   const run = sarif.runs[0]!;
   assert.equal(run.tool.driver.name, "cuda-kernel-dev");
+  // The rule's doc travels in the log: no file:// path of the machine that made it.
+  const shuffle = run.tool.driver.rules.find((x) => x.id === "deprecated-shuffle")!;
+  assert.equal(shuffle.helpUri, undefined);
+  assert.match(shuffle.help?.markdown ?? "", /^# deprecated-shuffle/m);
+  assert.doesNotMatch(r.stdout, /file:\/\/.*\.md/);
   const result = run.results.find((x) => x.ruleId === "deprecated-shuffle")!;
   assert.equal(run.tool.driver.rules[result.ruleIndex]!.id, "deprecated-shuffle");
   assert.equal(result.level, "error");
