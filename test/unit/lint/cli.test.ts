@@ -152,7 +152,7 @@ test("bad input gives one clear line and exit 2", () => {
   const arch = lint(root, "--arch", "sm_75,volta");
   assert.equal(arch.code, 2);
   assert.match(arch.stderr, /--arch: unknown architecture "volta"/);
-  assert.equal(lint(root, "--format", "xml").code, 1, "commander rejects the choice");
+  assert.equal(lint(root, "--format", "xml").code, 2, "commander rejects the choice: bad usage");
 });
 
 test("a build file's notes are said once, not once per source; ROCm sources get one summary line", () => {
