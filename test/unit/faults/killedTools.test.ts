@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { runNvcc } from "../../../server/compiler/nvcc";
 import { runProcess } from "../../../server/process/launch";
+import { alive, waitGone } from "../runner/clientHelpers";
 import { tempDir } from "../../support/tempDir";
 
 const dir = tempDir("ckd-killed-");
@@ -16,22 +17,6 @@ after(() => {
   for (const pid of pids) if (alive(pid)) process.kill(pid, "SIGKILL");
   rmSync(dir, { recursive: true, force: true });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits up to `ms` for `pid` to be gone (a killed process is reaped by init a moment later). */
-async function gone(pid: number, ms = 3000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
-    if (!alive(pid)) return true;
-  return !alive(pid);
-}
 
 /** A fake nvcc: starts a "cicc" that outlives it, leaves a tmpxft file in $TMPDIR, then waits. */
 function fakeNvcc(name: string, waits: boolean): { tool: string; pidFile: string; tmpFile: string } {
@@ -62,7 +47,7 @@ describe("a stopped tool is stopped with everything it started", () => {
       env: { ...process.env, TMPDIR: dir },
     });
     assert.equal(r.timedOut, true);
-    assert.ok(await gone(await childPid(f.pidFile)), "the grandchild still runs");
+    await waitGone(await childPid(f.pidFile), 3000);
   });
 
   it("on a cancel, the grandchild is killed too", async () => {
@@ -75,7 +60,7 @@ describe("a stopped tool is stopped with everything it started", () => {
       env: { ...process.env, TMPDIR: dir },
     });
     assert.equal(r.cancelled, true);
-    assert.ok(await gone(await childPid(f.pidFile)), "the grandchild still runs");
+    await waitGone(await childPid(f.pidFile), 3000);
   });
 
   it("nvcc runs with a private TMPDIR, removed after the run, on success and on a timeout", async () => {
