@@ -42,7 +42,12 @@ export function runCli(o: CliOptions, ...args: string[]): CliRun {
   const r = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
     cwd: o.cwd,
     encoding: "utf8",
-    env: { ...process.env, TORCH_CUDA_ARCH_LIST: "", ...(nobody ? { TMPDIR: tmpForNobody() } : {}), ...o.env },
+    env: {
+      ...process.env,
+      TORCH_CUDA_ARCH_LIST: "",
+      ...(nobody ? { TMPDIR: tmpForNobody() } : {}),
+      ...o.env,
+    },
     ...(nobody ? { uid: 65534, gid: 65534 } : {}),
     ...(o.input !== undefined ? { input: o.input } : {}),
   });
