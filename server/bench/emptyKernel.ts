@@ -46,6 +46,7 @@ export async function compileEmptyKernel(
     await writeFile(src, `extern "C" __global__ void ${EMPTY_SYMBOL}() {}\n`);
     const r = await runProcess(nvcc, ["-cubin", `-arch=${arch}`, "-o", cubin, src], {
       tool: "nvcc",
+      privateTmpDir: true,
       ...(signal ? { signal } : {}),
     });
     if (r.exitCode !== 0)

@@ -167,15 +167,16 @@ export async function runSweep(job: BenchJob, sweep: Sweep, snapshot: Snapshot):
         results.push({ ...shape, skipped: true });
         continue;
       }
-      const dir = await sweep.torch?.outputsDir();
+      // Held in `dirs` from the start: a measure that throws (a cancel) must not leave the folder behind.
+      const dir = (dirs[i] = await sweep.torch?.outputsDir());
       const m = await measure(job, sweep, i, dir);
       if ("error" in m) {
         results.push({ ...shape, error: m.error });
+        dirs[i] = undefined;
         await sweep.torch?.discard(dir);
         if (stopsTheSweep(m.error)) stopped = true;
         continue;
       }
-      dirs[i] = dir;
       results.push(measured(shape, p, m.result, sweep.device.peakDramBandwidthGBs, sweep.offsetNs));
       await report(job, "result", i, sweep, () => snapshot(results, sweep.points.length - i - 1));
     }

@@ -12,6 +12,8 @@ import { formatTable, historyEntry, pointLine, torchPointLine } from "../bench/r
 import { BenchError, type BenchProgress, runBenchmark } from "../bench/runBench";
 import { runCalibrateCli } from "./calibrate";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
+import { BENCH_EXIT } from "./ncu";
 
 interface BenchCliOptions {
   kernel?: string;
@@ -30,16 +32,6 @@ interface BenchCliOptions {
   workspace?: string;
   timeout: string;
 }
-
-const EXIT: Record<string, number> = {
-  BAD_SPEC: 2,
-  NO_SPEC: 2,
-  NO_KERNEL: 2,
-  MISSING: 3,
-  COMPILE: 4,
-  SYMBOL: 4,
-  CANCELLED: 130,
-};
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
@@ -74,17 +66,21 @@ export function benchCommand(): Command {
       const device = Number(opts.device);
       const timeoutSeconds = Number(opts.timeout);
       if (!Number.isInteger(device) || device < 0)
-        throw new CliError(`--device must be a GPU ordinal, got '${opts.device}'`, 2);
+        throw new CliError(`--device must be a GPU ordinal, got '${opts.device}'`, EXIT.usage);
       if (!(timeoutSeconds > 0))
-        throw new CliError(`--timeout must be a positive number of seconds, got '${opts.timeout}'`, 2);
+        throw new CliError(
+          `--timeout must be a positive number of seconds, got '${opts.timeout}'`,
+          EXIT.usage,
+        );
       if (opts.calibrate) {
-        if (file !== undefined) throw new CliError("--calibrate takes no file: it times an empty kernel", 2);
+        if (file !== undefined)
+          throw new CliError("--calibrate takes no file: it times an empty kernel", EXIT.usage);
         const nvcc = opts.nvcc ? { nvcc: opts.nvcc } : {};
         const json = opts.json ? { json: true } : {};
         return runCalibrateCli({ device, ncu: opts.ncu, timeoutSeconds, ...nvcc, ...json });
       }
       if (file === undefined || opts.kernel === undefined)
-        throw new CliError("bench needs a file and --kernel NAME (or --calibrate)", 2);
+        throw new CliError("bench needs a file and --kernel NAME (or --calibrate)", EXIT.usage);
       const kernel = opts.kernel;
       const workspace = resolve(opts.workspace ?? process.cwd());
       const client = new RunnerClient({ timeoutSeconds });
@@ -92,7 +88,7 @@ export function benchCommand(): Command {
       // Ctrl-C cancels (exit 130); a second one quits at once. A listener stays registered for the
       // whole run: with none, execa's exit hook (signal-exit) re-raises SIGINT while the PyTorch
       // sidecar runs, and the CLI dies by the signal instead of cancelling.
-      const onSigint = () => (abort.signal.aborted ? process.exit(130) : abort.abort());
+      const onSigint = () => (abort.signal.aborted ? process.exit(EXIT.cancelled) : abort.abort());
       process.on("SIGINT", onSigint);
       try {
         const results = await runBenchmark({
@@ -120,9 +116,9 @@ export function benchCommand(): Command {
           if (warning) process.stderr.write(`cuda-kernel-dev: warning: ${warning}\n`);
         }
         process.stdout.write(opts.json ? json : `${formatTable(results)}\n`);
-        if (!results.ok) process.exitCode = 1;
+        if (!results.ok) process.exitCode = EXIT.found;
       } catch (e) {
-        if (e instanceof BenchError) throw new CliError(e.message, EXIT[e.code] ?? 1);
+        if (e instanceof BenchError) throw new CliError(e.message, BENCH_EXIT[e.code] ?? EXIT.found);
         throw e;
       } finally {
         process.off("SIGINT", onSigint);

@@ -1,10 +1,11 @@
 // `cuda-kernel-dev devices [--json]`: the CUDA devices the runner sees, with the figures benchmarks
-// and occupancy use. With no GPU or driver: one line saying what is missing and exit 1; `--json`
+// and occupancy use. With no GPU or driver: one line saying what is missing and exit 3; `--json`
 // prints [] instead, so scripts can test for "no GPU" without parsing an error.
 import { Command } from "commander";
 import { RunnerClient, RunnerRequestError } from "../../native/runner/runnerClient";
 import type { DeviceAttributes } from "../../native/runner/protocol";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 
 /** Codes meaning "this machine cannot run CUDA", as opposed to a failure worth a bug report. */
 const NO_GPU_CODES = new Set(["NO_DRIVER", "NO_ADDON", "CUDA_ERROR_NO_DEVICE"]);
@@ -32,7 +33,7 @@ export function devicesCommand(): Command {
       try {
         const devices = await client.request("devices", {});
         if (opts.json) process.stdout.write(`${JSON.stringify(devices, null, 2)}\n`);
-        else if (devices.length === 0) throw new CliError("no CUDA devices", 1);
+        else if (devices.length === 0) throw new CliError("no CUDA devices", EXIT.tool);
         else process.stdout.write(`${devices.map(describe).join("\n")}\n`);
       } catch (err) {
         if (err instanceof RunnerRequestError && NO_GPU_CODES.has(err.code)) {
@@ -40,9 +41,10 @@ export function devicesCommand(): Command {
             process.stdout.write("[]\n");
             return;
           }
-          throw new CliError(`no usable GPU: ${err.message}`, 1);
+          throw new CliError(`no usable GPU: ${err.message}`, EXIT.tool);
         }
-        if (err instanceof RunnerRequestError) throw new CliError(`${err.code}: ${err.message}`, 2);
+        if (err instanceof RunnerRequestError)
+          throw new CliError(`the GPU runner failed: ${err.code}: ${err.message}`, EXIT.tool);
         throw err;
       } finally {
         await client.dispose();

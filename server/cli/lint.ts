@@ -1,15 +1,18 @@
 // `cuda-kernel-dev lint [paths…] [--arch sm_75,sm_90] [--format text|json|sarif]`: the editor's lints in CI.
-// Exit status 1 when any error-level finding is reported.
+// Exit status 1 when any error-level finding is reported; 5 when the run could not lint everything it was
+// asked to (an unreadable file or folder, a parse past the time limit, a rule that failed), whatever it
+// found; 2 for bad usage (README, "Exit codes").
 import { Command, Option } from "commander";
 import { resolve } from "node:path";
 import { parseArchList } from "../lint/arch";
 import { describeContext, relativePaths, resolveBuildContext } from "../lint/buildContext";
-import { collectCudaFiles, lintFiles, type FileReport } from "../lint/lintFiles";
+import { findCudaFiles, lintFiles, type CudaFiles, type FileReport } from "../lint/lintFiles";
 import { machineGpuArch } from "../lint/machineGpu";
-import { formatText, toJsonFindings, toSarif } from "../lint/report";
+import { formatText, notLinted, toJsonFindings, toSarif } from "../lint/report";
 import { rules } from "../rules/index";
 import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 
 interface LintCliOptions {
   arch?: string;
@@ -51,7 +54,7 @@ export function lintCommand(): Command {
         archs = opts.arch ? parseArchList(opts.arch) : undefined;
         if (opts.arch !== undefined && archs?.length === 0) throw new Error("--arch is empty");
       } catch (err) {
-        throw new CliError(`--arch: ${errorMessage(err)}`, 2);
+        throw new CliError(`--arch: ${errorMessage(err)}`, EXIT.usage);
       }
       const gpuArch = opts.gpu ? await machineGpuArch() : undefined;
       if (opts.explainContext !== undefined) {
@@ -66,12 +69,13 @@ export function lintCommand(): Command {
         process.stdout.write(`${lines.join("\n")}\n`);
         return;
       }
-      let files: string[];
+      let walk: CudaFiles;
       try {
-        files = collectCudaFiles(paths);
+        walk = findCudaFiles(paths);
       } catch (err) {
-        throw new CliError(errorMessage(err), 2);
+        throw new CliError(errorMessage(err), EXIT.usage);
       }
+      const { files } = walk;
       if (files.length === 0)
         process.stderr.write(`cuda-kernel-dev lint: no ${SOURCES} or ${HEADERS} in ${paths.join(", ")}\n`);
       // Project headers are read up to the folders named, or the working folder for files named.
@@ -84,19 +88,25 @@ export function lintCommand(): Command {
       });
       const cwd = process.cwd();
       // Every path said is relative to the working folder, as the findings' are.
-      for (const r of reports) {
+      for (const r of reports)
         for (const w of r.warnings)
           process.stderr.write(`cuda-kernel-dev lint: warning: ${relativePaths(w, cwd)}\n`);
-        if (r.skipped)
-          process.stderr.write(`cuda-kernel-dev lint: ${relativePaths(`${r.file}: ${r.skipped}`, cwd)}\n`);
-      }
+      for (const s of walk.skipped.filter((w) => !w.incomplete))
+        process.stderr.write(`cuda-kernel-dev lint: ${relativePaths(`${s.path}: ${s.reason}`, cwd)}\n`);
+      const missed = notLinted(reports, walk.skipped);
+      for (const m of missed)
+        process.stderr.write(
+          `cuda-kernel-dev lint: ${relativePaths(`${m.path}: not linted: ${m.reason}`, cwd)}\n`,
+        );
       const summary = notCudaSummary(reports);
       if (summary) process.stderr.write(summary);
       if (opts.format === "json")
-        process.stdout.write(`${JSON.stringify(toJsonFindings(reports, cwd), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(toJsonFindings(reports, cwd, missed), null, 2)}\n`);
       else if (opts.format === "sarif")
-        process.stdout.write(`${JSON.stringify(toSarif(reports, rules, cwd, "0.1.0"), null, 2)}\n`);
-      else process.stdout.write(formatText(reports, cwd));
-      if (reports.some((r) => r.findings.some((f) => f.severity === "error"))) process.exitCode = 1;
+        process.stdout.write(`${JSON.stringify(toSarif(reports, rules, cwd, "0.1.0", missed), null, 2)}\n`);
+      else process.stdout.write(formatText(reports, cwd, missed));
+      if (missed.length > 0) process.exitCode = EXIT.incomplete;
+      else if (reports.some((r) => r.findings.some((f) => f.severity === "error")))
+        process.exitCode = EXIT.found;
     });
 }

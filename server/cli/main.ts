@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 import { lintCommand } from "./lint";
 import { lspCommand } from "./lsp";
 import { devicesCommand } from "./devices";
@@ -30,11 +31,22 @@ const commands: Command[] = [
   benchCommand(),
   nsysCommand(),
 ];
-for (const c of commands) program.addCommand(c);
+// addCommand copies no settings: each command (and its own subcommands) throws its usage errors here
+// too, so they exit 2 like every other bad usage instead of commander's 1.
+const throwUsageErrors = (c: Command): void => {
+  c.exitOverride();
+  c.commands.forEach(throwUsageErrors);
+};
+for (const c of commands) {
+  throwUsageErrors(c);
+  program.addCommand(c);
+}
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof CommanderError) process.exit(err.exitCode);
+  // Help and --version exit 0; every other complaint of commander's (unknown option, bad choice,
+  // missing argument) is bad usage.
+  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
   const message = errorMessage(err);
   process.stderr.write(`cuda-kernel-dev: ${message}\n`);
-  process.exit(err instanceof CliError ? err.exitCode : 2);
+  process.exit(err instanceof CliError ? err.exitCode : EXIT.usage);
 });

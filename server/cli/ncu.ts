@@ -9,6 +9,7 @@ import { NcuError } from "../profile/ncuCli";
 import { NcuCsvError } from "../profile/ncuCsv";
 import type { KernelSummary } from "../profile/ncuSummary";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 
 const pct = (v: number | null): string => (v === null ? "n/a" : `${v.toFixed(1)}%`);
 const dim = (d: [number, number, number] | null): string => (d ? `(${d.join(",")})` : "?");
@@ -36,12 +37,29 @@ export function formatSummary(kernels: KernelSummary[]): string {
   return out.join("\n");
 }
 
-/** Errors from parsing or from ncu become one-line CLI errors (exit 1: bad input, 3: ncu). */
+/** A BenchError's exit code (README, "Exit codes"): a bad spec is usage, a missing tool 3, a compile error 4. */
+export const BENCH_EXIT: Record<string, number> = {
+  BAD_SPEC: EXIT.usage,
+  NO_SPEC: EXIT.usage,
+  NO_KERNEL: EXIT.usage,
+  MISSING: EXIT.tool,
+  COMPILE: EXIT.compile,
+  SYMBOL: EXIT.compile,
+  CANCELLED: EXIT.cancelled,
+};
+
+const BUILD_EXIT: Record<BuildProgramError["code"], number> = {
+  NO_MAIN: EXIT.usage,
+  NVCC_MISSING: EXIT.tool,
+  COMPILE: EXIT.compile,
+};
+
+/** Errors from parsing, ncu, the harness or the build become one-line CLI errors (README, "Exit codes"). */
 export function toCliError(e: unknown): unknown {
-  if (e instanceof NcuCsvError) return new CliError(e.message, 1);
-  if (e instanceof NcuError) return new CliError(e.message, 3);
-  if (e instanceof BenchError) return new CliError(e.message, e.code === "MISSING" ? 3 : 1);
-  if (e instanceof BuildProgramError) return new CliError(e.message, e.code === "NVCC_MISSING" ? 3 : 1);
+  if (e instanceof NcuCsvError) return new CliError(e.message, EXIT.found);
+  if (e instanceof NcuError) return new CliError(e.message, EXIT.tool);
+  if (e instanceof BenchError) return new CliError(e.message, BENCH_EXIT[e.code] ?? EXIT.found);
+  if (e instanceof BuildProgramError) return new CliError(e.message, BUILD_EXIT[e.code]);
   return e;
 }
 
@@ -57,6 +75,7 @@ export function ncuCommand(): Command {
     .action(async (file: string, opts: { json?: boolean; ncu: string; cache: boolean }) => {
       try {
         const summary = await loadSummary(file, opts.ncu, undefined, { cache: opts.cache });
+        if (summary.kernels.length === 0) throw new CliError(`${file}: no kernels in report`, EXIT.found);
         process.stdout.write(
           opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary.kernels)}\n`,
         );

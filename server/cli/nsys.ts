@@ -10,6 +10,7 @@ import { NsysReportError } from "../profile/nsysReportDb";
 import { loadNsysSummary } from "../profile/nsysReportLoad";
 import type { NsysSummary } from "../profile/nsysReportSummary";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 import { formatDuration } from "./ncu";
 
 // A report nsys export cannot read is damaged input too (exit 1), like a damaged .sqlite.
@@ -17,7 +18,10 @@ const INPUT_FAULTS = new Set(["NOT_FOUND", "DAMAGED", "NOT_NSYS", "EXPORT_FAILED
 
 export function nsysCliError(e: unknown): unknown {
   if (!(e instanceof NsysReportError)) return e;
-  return new CliError(e.message, e.code === "USAGE" ? 2 : INPUT_FAULTS.has(e.code) ? 1 : 3);
+  return new CliError(
+    e.message,
+    e.code === "USAGE" ? EXIT.usage : INPUT_FAULTS.has(e.code) ? EXIT.found : EXIT.tool,
+  );
 }
 
 const cut = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);

@@ -12,6 +12,7 @@ import {
 } from "../occupancy/occupancy";
 import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 
 interface OccupancyCliOptions {
   arch?: string;
@@ -79,12 +80,13 @@ function runBatch(file: string): void {
       trim: true,
     });
   } catch (err) {
-    throw new CliError(`--batch ${file}: ${errorMessage(err)}`, 2);
+    throw new CliError(`--batch ${file}: ${errorMessage(err)}`, EXIT.usage);
   }
   const missing = ["arch", "regs", "staticSmem", "block", "dynamicSmem"].filter(
     (c) => rows.length > 0 && !(c in rows[0]!),
   );
-  if (missing.length) throw new CliError(`--batch ${file}: missing column(s) ${missing.join(", ")}`, 2);
+  if (missing.length)
+    throw new CliError(`--batch ${file}: missing column(s) ${missing.join(", ")}`, EXIT.usage);
   let failed = false;
   rows.forEach((row, i) => {
     let line: string;
@@ -98,7 +100,7 @@ function runBatch(file: string): void {
     }
     process.stdout.write(`${line}\n`);
   });
-  if (failed) process.exitCode = 1;
+  if (failed) process.exitCode = EXIT.found;
 }
 
 export function occupancyCommand(): Command {
@@ -126,13 +128,13 @@ export function occupancyCommand(): Command {
         runBatch(opts.batch);
         return;
       }
-      if (opts.arch === undefined) throw new CliError("--arch is required (e.g. --arch sm_90)", 2);
+      if (opts.arch === undefined) throw new CliError("--arch is required (e.g. --arch sm_90)", EXIT.usage);
       let r: OccupancyResult;
       try {
         r = compute({ ...opts, arch: opts.arch });
       } catch (err) {
         if (err instanceof OccupancyInputError)
-          throw new CliError(err.message.replace(/^(regs|block)\b/, "--$1"), 2);
+          throw new CliError(err.message.replace(/^(regs|block)\b/, "--$1"), EXIT.usage);
         throw err;
       }
       process.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : human(r));

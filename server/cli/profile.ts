@@ -10,6 +10,7 @@ import { buildProgram, hasMain } from "../profile/buildProgram";
 import { profileWithBenchHarness } from "../profile/profileBench";
 import { summarize } from "../profile/ncuSummary";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 import { formatSummary, toCliError } from "./ncu";
 
 interface ProfileCliOptions {
@@ -45,12 +46,12 @@ export function profileCommand(): Command {
     .option("--arch <arch>", "nvcc -arch (default: native)")
     .option("--json", "print {kernels: [...]} as JSON")
     .action(async (file: string, args: string[], o: ProfileCliOptions) => {
+      const count = Number(o.count);
+      if (!Number.isInteger(count) || count < 1)
+        throw new CliError(`--count must be a positive integer, got "${o.count}"`, EXIT.usage);
       try {
         await ncuVersion(o.ncu); // ncu first: no point building a program nothing can profile
         const outDir = resolve(o.out);
-        const count = Number(o.count);
-        if (!Number.isInteger(count) || count < 1)
-          throw new CliError(`--count must be a positive integer, got "${o.count}"`, 1);
         const stamp = new Date().toISOString().replace(/[:.]/g, "-");
         const safeKernel = o.kernel.replace(/[^A-Za-z0-9_]+/g, "_");
         const onLine = (l: string): void => {
@@ -88,6 +89,8 @@ export function profileCommand(): Command {
         const loaded = await loadCsvs(await exportReport(o.ncu, rep, outDir));
         const summary = summarize(loaded.details);
         process.stderr.write(`report: ${rep}\n`);
+        if (summary.kernels.length === 0)
+          throw new CliError(`${rep}: no kernels in report (did --kernel match a launch?)`, EXIT.found);
         process.stdout.write(
           o.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary.kernels)}\n`,
         );

@@ -1,7 +1,8 @@
 // `cuda-kernel-dev resources FILE [--arch sm_80,sm_90] [--json] [--nvcc PATH] [-I DIR…]`: registers,
 // shared memory, stack and spills of each kernel per architecture, from ptxas. Targets default to the
 // file's build targets (build.toml, CMakeLists.txt, ... as the linter resolves them).
-// Exit status 1 when the file does not compile; compiler errors go to stderr as file:line:col lines.
+// Exit status 4 when the file does not compile (compiler errors go to stderr as file:line:col lines),
+// 3 when nvcc is missing, 2 for bad usage (README, "Exit codes").
 import { Command } from "commander";
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
@@ -11,6 +12,7 @@ import { formatArch, parseArchList } from "../lint/arch";
 import { resolveTargets } from "../lint/targets";
 import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
+import { EXIT } from "./exitCodes";
 
 interface ResourcesCliOptions {
   arch?: string;
@@ -38,7 +40,7 @@ export function resourcesCommand(): Command {
     .option("--timeout <seconds>", "per compile", "300")
     .action(async (fileArg: string, opts: ResourcesCliOptions) => {
       const file = resolve(fileArg);
-      if (!existsSync(file)) throw new CliError(`${fileArg}: no such file`, 2);
+      if (!existsSync(file)) throw new CliError(`${fileArg}: no such file`, EXIT.usage);
       let archs: number[];
       try {
         archs =
@@ -46,19 +48,29 @@ export function resourcesCommand(): Command {
             ? parseArchList(opts.arch)
             : resolveTargets({ file, stopAt: process.cwd() }).archs;
       } catch (err) {
-        throw new CliError(`--arch: ${errorMessage(err)}`, 2);
+        throw new CliError(`--arch: ${errorMessage(err)}`, EXIT.usage);
       }
-      if (archs.length === 0) throw new CliError("--arch is empty", 2);
+      if (archs.length === 0) throw new CliError("--arch is empty", EXIT.usage);
       let nvcc: string;
       try {
         nvcc = await resolveNvcc(opts.nvcc);
       } catch (err) {
-        if (err instanceof NvccNotFoundError) throw new CliError(err.message, 2);
+        // The message names the editor's setting; here the flag (or PATH) chose it.
+        if (err instanceof NvccNotFoundError)
+          throw new CliError(
+            opts.nvcc !== undefined
+              ? `--nvcc: nvcc not found at "${opts.nvcc}"`
+              : err.message.replace(/\bset cudaKernelDev\.nvcc\.path\b/, "pass --nvcc PATH"),
+            EXIT.tool,
+          );
         throw err;
       }
       const timeout = Number(opts.timeout);
       if (!(timeout > 0))
-        throw new CliError(`--timeout must be a positive number of seconds, got "${opts.timeout}"`, 2);
+        throw new CliError(
+          `--timeout must be a positive number of seconds, got "${opts.timeout}"`,
+          EXIT.usage,
+        );
       const flags = projectFlags(file, { includePaths: opts.include, extraArgs: [] }, process.cwd());
       const results = await compileForArchs({
         file,
@@ -102,6 +114,6 @@ export function resourcesCommand(): Command {
         if (rows.length) process.stdout.write([fmt(header), ...rows.map(fmt)].join("\n") + "\n");
         else if (!failed.length) process.stdout.write("no kernels\n");
       }
-      if (failed.length) process.exitCode = 1;
+      if (failed.length) process.exitCode = EXIT.compile;
     });
 }

@@ -225,8 +225,8 @@ export interface RunOptions {
 /**
  * Runs nvcc; a failed compile is data, not an exception. Only a missing executable throws (or the
  * launch policy refusing it: a LaunchError "DENIED" in an untrusted workspace). Through the process
- * launcher: argument array, no shell; SIGTERM on timeout or cancel (nvcc passes it on to cicc and
- * ptxas), SIGKILL 2 s later if it lingers.
+ * launcher: argument array, no shell; SIGTERM to nvcc's process group (cicc, ptxas) on timeout or
+ * cancel, SIGKILL 2 s later if it lingers; its temporary files in a private TMPDIR removed after.
  */
 export async function runNvcc(nvcc: string, args: string[], opts: RunOptions): Promise<NvccRun> {
   if (opts.signal?.aborted)
@@ -237,6 +237,7 @@ export async function runNvcc(nvcc: string, args: string[], opts: RunOptions): P
       setting: "cudaKernelDev.nvcc.path",
       cwd: opts.cwd,
       env: { ...process.env, LC_ALL: "C" },
+      privateTmpDir: true,
       timeoutMs: opts.timeoutMs,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });

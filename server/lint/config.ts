@@ -85,12 +85,24 @@ export function loadConfigFile(file: string, knownRules: ReadonlySet<string>): W
   else if (lint) {
     const macros = (lint as Record<string, unknown>)["launch-check-macros"];
     if (Array.isArray(macros) && macros.every((m): m is string => typeof m === "string"))
-      config.launchCheckMacros = macros;
+      config.launchCheckMacros = boundedMacros(macros, file, config.problems);
     else if (macros !== undefined)
       config.problems.push(`${file}: [lint] launch-check-macros must be an array of strings`);
   }
   config.conventions = readConventions(doc.conventions, file, config.problems);
   return config;
+}
+
+/** More launch-check macros than any project has: the list is cut here (hostile or generated input). */
+export const MAX_LAUNCH_CHECK_MACROS = 1000;
+
+/** The names as given, cut to MAX_LAUNCH_CHECK_MACROS with a problem saying so. */
+function boundedMacros(macros: string[], file: string, problems: string[]): string[] {
+  if (macros.length <= MAX_LAUNCH_CHECK_MACROS) return macros;
+  problems.push(
+    `${file}: [lint] launch-check-macros has ${macros.length} names; only the first ${MAX_LAUNCH_CHECK_MACROS} are used`,
+  );
+  return macros.slice(0, MAX_LAUNCH_CHECK_MACROS);
 }
 
 /** The config that applies to `fileName`: the nearest file's, or an empty one. */

@@ -12,6 +12,7 @@ import {
   type LintState,
   type Region,
 } from "./incremental";
+import { normalizeLineEnds } from "./lineEnds";
 import { cudaParser, DEFAULT_PARSE_TIMEOUT_MS, editTree, type CudaParser, type TextChange } from "./parser";
 
 export interface DocumentLimits {
@@ -51,12 +52,18 @@ export class LintDocument {
   /** Where the text and the tree changed since the last lint (offsets in the current text). */
   private touched: Region[] = [];
 
+  /** The text as the rules see it: lone "\r" line ends read as "\n" (lineEnds.ts). */
+  private text: string;
+
   constructor(
     private readonly parser: CudaParser,
-    private text: string,
+    text: string,
     private readonly limits: DocumentLimits = EDITOR_LIMITS,
-  ) {}
+  ) {
+    this.text = normalizeLineEnds(text);
+  }
 
+  /** The text linted: the document's, with lone "\r" line ends read as "\n" (same offsets). */
   get currentText(): string {
     return this.text;
   }
@@ -66,13 +73,16 @@ export class LintDocument {
    * next parse reuse the old tree; without them the next parse starts from scratch.
    */
   update(text: string, changes?: readonly TextChange[]): void {
-    if (this.tree && changes)
+    const next = normalizeLineEnds(text);
+    // An edit beside a "\r" can change how a "\r" outside it reads ("\r" + typed "\n" is one line end,
+    // no longer two): the tree cannot be told, so such an update reparses from scratch.
+    if (this.tree && changes && (!text.includes("\r") || applied(this.text, changes) === next))
       for (const c of changes) {
         editTree(this.tree, c);
         this.touched = addChange(this.touched, c);
       }
     else this.freeTree();
-    this.text = text;
+    this.text = next;
     this.dirty = true;
   }
 
@@ -145,6 +155,14 @@ export class LintDocument {
   }
 }
 
+/** `text` after `changes`, each made line-end-normal: what the edited tree describes. */
+function applied(text: string, changes: readonly TextChange[]): string {
+  let out = text;
+  for (const c of changes)
+    out = out.slice(0, c.startOffset) + normalizeLineEnds(c.newText) + out.slice(c.oldEndOffset);
+  return out;
+}
+
 /** Parses and lints one source text: for tests and one-off use. Defaults: targets [75, 90], no overrides. */
 export async function lintSource(
   text: string,
@@ -164,7 +182,7 @@ export async function lintSource(
 
 /** Parses one source text (the caller deletes the tree). */
 export async function parseSource(text: string): Promise<Tree> {
-  const tree = (await cudaParser()).parse(text, null, CLI_LIMITS.parseTimeoutMs);
+  const tree = (await cudaParser()).parse(normalizeLineEnds(text), null, CLI_LIMITS.parseTimeoutMs);
   if (!tree) throw new Error("parse timed out");
   return tree;
 }

@@ -1,12 +1,12 @@
 // Lints files on disk (the CLI's `lint` and the benchmarks): folders are walked for .cu/.cuh, and for
 // headers with device code.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, sep } from "node:path";
 import type { Finding, Rule } from "../rules/rule";
 import { errorMessage } from "../util/errorMessage";
 import { buildFacts, resolveBuildContext, type BuildContext, type ResolvedTargets } from "./buildContext";
 import { configFor } from "./config";
-import { CLI_LIMITS, LintDocument } from "./lintDocument";
+import { CLI_LIMITS, LintDocument, type DocumentLimits } from "./lintDocument";
 import { cudaParser } from "./parser";
 
 export interface FileReport {
@@ -19,53 +19,13 @@ export interface FileReport {
   skipped?: string;
   /** Set when the file's build compiles it for another backend (rocm, metal…): not linted, quietly. */
   notCuda?: boolean;
-  /** Config problems, rule failures: printed as warnings. */
+  /** Rules that threw on this file: their findings are missing (the first line of the error). */
+  ruleFailures: { rule: string; message: string }[];
+  /** Config problems: printed as warnings. */
   warnings: string[];
 }
 
-const SKIP_DIRS = new Set(["node_modules", ".git", "build", "dist", "__pycache__"]);
-const CUDA_FILE = /\.cuh?$/;
-/** C++ headers that hold kernels in many projects (flash-attention's, apex's, marlin's). */
-const HEADER_FILE = /\.(?:h|hpp|hxx|inl)$/;
-const DEVICE_CODE = /\b__(?:global|device)__\b/;
-
-/** A header is linted when its text defines CUDA device code: a cheap look before any parse. */
-function hasDeviceCode(file: string): boolean {
-  try {
-    return DEVICE_CODE.test(readFileSync(file, "latin1"));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Expands paths to the files they name or contain, sorted: .cu/.cuh, and headers (.h/.hpp/.hxx/.inl)
- * that define __global__ or __device__ code. A missing path throws.
- */
-export function collectCudaFiles(paths: readonly string[]): string[] {
-  const out = new Set<string>();
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith(".")) walk(join(dir, e.name));
-      } else if (!e.isFile()) continue;
-      else if (CUDA_FILE.test(e.name)) out.add(join(dir, e.name));
-      else if (HEADER_FILE.test(e.name) && hasDeviceCode(join(dir, e.name))) out.add(join(dir, e.name));
-    }
-  };
-  for (const p of paths) {
-    const abs = resolve(p);
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      throw new Error(`no such file or folder: ${p}`);
-    }
-    if (st.isDirectory()) walk(abs);
-    else out.add(abs);
-  }
-  return [...out].sort();
-}
+export { collectCudaFiles, findCudaFiles, type CudaFiles, type WalkSkip } from "./findFiles";
 
 export interface LintFilesOptions {
   rules: readonly Rule[];
@@ -76,6 +36,8 @@ export interface LintFilesOptions {
   headerRoots?: readonly string[];
   /** This machine's GPU (SM number), assumed for files that declare no targets. */
   gpuArch?: number;
+  /** Size and parse-time limits (default CLI_LIMITS). */
+  limits?: DocumentLimits;
 }
 
 /** The nearest of `roots` holding `file`: project headers above it are not read. */
@@ -107,6 +69,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       targets,
       context,
       findings: [],
+      ruleFailures: [],
       warnings: [...targets.notes, ...config.problems].filter((w) => !said.has(w)),
     };
     for (const w of report.warnings) said.add(w);
@@ -123,7 +86,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       report.skipped = `cannot read: ${errorMessage(err)}`;
       continue;
     }
-    const doc = new LintDocument(parser, text, CLI_LIMITS);
+    const doc = new LintDocument(parser, text, opts.limits ?? CLI_LIMITS);
     try {
       const out = doc.lint({
         fileName: file,
@@ -140,8 +103,7 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
       if (out.kind === "skipped") report.skipped = out.reason;
       else {
         report.findings = out.findings;
-        for (const f of out.failures)
-          report.warnings.push(`rule ${f.rule} failed: ${f.message.split("\n")[0]}`);
+        report.ruleFailures = out.failures.map((f) => ({ rule: f.rule, message: f.message.split("\n")[0]! }));
       }
     } finally {
       doc.dispose();

@@ -1,5 +1,5 @@
 // Where a rule's markdown doc is: dist/rules/<id>.md next to the bundle, server/rules/docs/<id>.md in the source tree.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -20,4 +20,10 @@ export function ruleDocUri(ruleId: string): string | undefined {
     cache.set(ruleId, path ? pathToFileURL(path).href : undefined);
   }
   return cache.get(ruleId);
+}
+
+/** The rule's markdown doc, or undefined when it has none (SARIF's help.markdown). */
+export function ruleDocText(ruleId: string): string | undefined {
+  const path = ruleDocPath(ruleId);
+  return path ? readFileSync(path, "utf8") : undefined;
 }

@@ -1,7 +1,7 @@
 // The `cudaKernelDev` settings the server reads, checked field by field (they arrive untyped).
 import { errorMessage } from "../util/errorMessage";
 import { parseArchList } from "./arch";
-import { checkSeverityMap } from "./config";
+import { checkSeverityMap, MAX_LAUNCH_CHECK_MACROS } from "./config";
 import type { SeverityOverride } from "./engine";
 
 export interface LintSettings {
@@ -45,7 +45,8 @@ export function readSettings(raw: unknown, knownRules: ReadonlySet<string>): Lin
   if (!isRecord(lint)) return s;
   if (typeof lint.enable === "boolean") s.enable = lint.enable;
   s.severity = checkSeverityMap(lint.severity, knownRules, "cudaKernelDev.lint.severity", s.problems);
-  if (isStringArray(lint.launchCheckMacros)) s.launchCheckMacros = lint.launchCheckMacros;
+  if (isStringArray(lint.launchCheckMacros))
+    s.launchCheckMacros = lint.launchCheckMacros.slice(0, MAX_LAUNCH_CHECK_MACROS);
   if (typeof lint.maxFileSizeKB === "number" && lint.maxFileSizeKB > 0) s.maxFileSizeKB = lint.maxFileSizeKB;
   return s;
 }

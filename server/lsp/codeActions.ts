@@ -42,24 +42,26 @@ function fixActions(uri: string, f: Finding, diagnostics: Diagnostic[]): CodeAct
 
 export function register(ctx: ServerContext): void {
   ctx.capabilities.codeActionProvider = { codeActionKinds: [CodeActionKind.QuickFix] };
-  ctx.connection.onCodeAction((p) =>
-    ctx.guardAsync("codeAction", [], async () => {
-      const entry = await ctx.linter.flush(p.textDocument.uri);
-      if (!entry) return [];
-      const actions: CodeAction[] = [];
-      for (const f of entry.findings) {
-        const diagnostic = toDiagnostic(f);
-        if (!overlaps(diagnostic.range, p.range)) continue;
-        // Answer for the diagnostics the client holds; fall back to position when it sent none.
-        const held = p.context.diagnostics.find(
-          (d) => d.code === f.rule && sameRange(d.range, diagnostic.range),
-        );
-        if (p.context.diagnostics.length > 0 && !held) continue;
-        const diagnostics = [held ?? diagnostic];
-        actions.push(...fixActions(p.textDocument.uri, f, diagnostics));
-        if (f.rule !== "lint-skipped") actions.push(suppressAction(entry.doc, f, diagnostics));
-      }
-      return actions;
-    }),
+  ctx.connection.onCodeAction(
+    (p) =>
+      ctx.refusal() ??
+      ctx.guardAsync("codeAction", [], async () => {
+        const entry = await ctx.linter.flush(p.textDocument.uri);
+        if (!entry) return [];
+        const actions: CodeAction[] = [];
+        for (const f of entry.findings) {
+          const diagnostic = toDiagnostic(f);
+          if (!overlaps(diagnostic.range, p.range)) continue;
+          // Answer for the diagnostics the client holds; fall back to position when it sent none.
+          const held = p.context.diagnostics.find(
+            (d) => d.code === f.rule && sameRange(d.range, diagnostic.range),
+          );
+          if (p.context.diagnostics.length > 0 && !held) continue;
+          const diagnostics = [held ?? diagnostic];
+          actions.push(...fixActions(p.textDocument.uri, f, diagnostics));
+          if (f.rule !== "lint-skipped") actions.push(suppressAction(entry.doc, f, diagnostics));
+        }
+        return actions;
+      }),
   );
 }

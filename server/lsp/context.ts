@@ -3,6 +3,8 @@
 // keep a failing handler from reaching the client. Each feature file (documents.ts, diagnostics.ts, ...) exports register(ctx).
 import {
   Emitter,
+  ErrorCodes,
+  ResponseError,
   type Connection,
   type InitializeParams,
   type ServerCapabilities,
@@ -68,6 +70,9 @@ export class ServerContext {
   readonly capabilities: ServerCapabilities = {};
   /** A document closed (its entry is already gone): features drop what they keep for it. */
   readonly onDidClose = new Emitter<string>();
+  /** `shutdown` was received: features free what they hold; requests are refused from now on. */
+  readonly onShutdown = new Emitter<void>();
+  shutDown = false;
 
   // From `initialize`.
   workspaceRoots: string[] = [];
@@ -113,6 +118,16 @@ export class ServerContext {
 
   status(p: ServerStatusParams): void {
     void this.initialized.then(() => this.connection.sendNotification(serverStatusNotification, p));
+  }
+
+  /**
+   * The answer to any request after `shutdown`: the protocol says such requests error with
+   * InvalidRequest. Undefined before it.
+   */
+  refusal(): ResponseError<void> | undefined {
+    return this.shutDown
+      ? new ResponseError(ErrorCodes.InvalidRequest, "the server is shut down (shutdown was received)")
+      : undefined;
   }
 
   /** Runs a handler body; an exception is logged and the fallback returned instead of reaching the client. */

@@ -3,6 +3,7 @@
 import { buildFacts } from "../lint/buildContext";
 import { compareSpans } from "../lint/engine";
 import { EDITOR_LIMITS, LintDocument } from "../lint/lintDocument";
+import { normalizeLineEnds } from "../lint/lineEnds";
 import { cudaParser, type CudaParser } from "../lint/parser";
 import { isSuppressed, parseSuppressions } from "../lint/suppressions";
 import { rules } from "../rules/index";
@@ -169,7 +170,7 @@ export class Linter {
   private providerFindings({ doc }: OpenDocument): Finding[] {
     const providers = this.ctx.diagnosticProviders;
     if (providers.length === 0) return [];
-    const text = doc.getText();
+    const text = normalizeLineEnds(doc.getText());
     // Provider findings honour the same suppression comments as the rules.
     const suppressions = parseSuppressions(text);
     return providers.flatMap((provider) =>

@@ -76,7 +76,7 @@ export function register(ctx: ServerContext): void {
     });
   });
 
-  connection.onShutdown(() => {
+  ctx.onShutdown.event(() => {
     for (const entry of documents.values()) release(entry);
     documents.clear();
   });

@@ -1,6 +1,6 @@
 // The language server: one context shared by the features, each in its own file with register(ctx).
 // main.ts starts it on the process's connection; tests may start it on any connection.
-import type { Connection } from "vscode-languageserver/node";
+import { ErrorCodes, ResponseError, type Connection } from "vscode-languageserver/node";
 import * as benchSpecDiagnostics from "./benchSpecDiagnostics";
 import * as codeActions from "./codeActions";
 import { ServerContext } from "./context";
@@ -29,6 +29,16 @@ export function startServer(connection: Connection): ServerContext {
     return { capabilities: ctx.capabilities, serverInfo: { name: SOURCE, version: "0.1.0" } };
   });
   connection.onInitialized(() => ctx.markInitialized());
+  connection.onShutdown(() => {
+    const refused = ctx.refusal();
+    if (refused) return refused;
+    ctx.shutDown = true;
+    ctx.onShutdown.fire();
+  });
+  // Methods no feature handles: refused after shutdown, unknown before.
+  connection.onRequest(
+    (method) => ctx.refusal() ?? new ResponseError(ErrorCodes.MethodNotFound, `unhandled method ${method}`),
+  );
   connection.listen();
   return ctx;
 }

@@ -1,7 +1,10 @@
 // The one way this project starts an external program (nvcc, ptxas, ncu, nsys, nvidia-smi,
 // cuobjdump/nvdisasm, git, the GPU runner). Always an argument array with no shell, so a file name
 // like `a $(touch x) b.cu` is one argument and runs nothing; a timeout that sends SIGTERM and then
-// SIGKILL; AbortSignal cancellation; clear errors for a missing or non-executable program.
+// SIGKILL; AbortSignal cancellation; clear errors for a missing or non-executable program. On POSIX a
+// program runs in its own process group and a stop (timeout, cancel, this process exiting) signals
+// the whole group, so nothing it started (cicc and ptxas under nvcc) lives on; `privateTmpDir` gives
+// it a TMPDIR of its own, removed after the run.
 // Programs that run to completion go through execa (runProcess: timeout, forced kill, cancellation,
 // spawn errors); the two long-lived stdio conversations (the GPU runner, ncu around it) need the
 // child at once, synchronously, so spawnChecked gives them node's spawn. execa is ESM-only, so it is
@@ -9,7 +12,9 @@
 // Two process-wide hooks: a policy that can refuse every launch (the extension denies all of them in
 // an untrusted workspace) and observers that see every attempt (tests spy on launches with it).
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { open } from "node:fs/promises";
+import { mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export interface LaunchRequest {
   /** What the user would call it, for messages: "nvcc", "ncu", "the GPU runner". */
@@ -143,6 +148,11 @@ export interface RunOptions extends SpawnOptions {
   onLine?: (line: string) => void;
   /** Characters of output kept (stdout, stderr and output each); the rest is dropped. Default 32 Mi. */
   maxOutputChars?: number;
+  /**
+   * Run with TMPDIR (and TMP, TEMP) set to a new private folder, removed with whatever is in it once the
+   * program and its group are gone: nvcc's tmpxft_* files do not outlive a killed compile.
+   */
+  privateTmpDir?: boolean;
 }
 
 export interface RunResult {
@@ -169,6 +179,17 @@ export async function runProcess(
   args: readonly string[],
   o: RunOptions = {},
 ): Promise<RunResult> {
+  if (!o.privateTmpDir || o.signal?.aborted) return runOnce(command, args, o);
+  const tmp = await mkdtemp(join(tmpdir(), "ckd-tool-"));
+  try {
+    const env = { ...(o.env ?? process.env), TMPDIR: tmp, TMP: tmp, TEMP: tmp };
+    return await runOnce(command, args, { ...o, env });
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function runOnce(command: string, args: readonly string[], o: RunOptions): Promise<RunResult> {
   const started = performance.now();
   let stdout = "";
   let stderr = "";
@@ -199,7 +220,13 @@ export async function runProcess(
     return kept.length >= max ? kept : kept + more.slice(0, max - kept.length);
   };
   if (o.stdoutFile) await checkOutput(o.stdoutFile, command, o);
-  const { execa } = await import("execa");
+  const [{ execa }, { onExit }] = await Promise.all([import("execa"), import("signal-exit")]);
+  if (GROUPS && !exitHook) {
+    exitHook = true;
+    onExit(() => {
+      for (const g of liveGroups) signalGroup(g, "SIGKILL");
+    });
+  }
   const child = execa(command, [...args], {
     cwd: o.cwd,
     env: o.env ?? process.env,
@@ -210,10 +237,16 @@ export async function runProcess(
     buffer: false,
     reject: false,
     windowsHide: true,
-    forceKillAfterDelay: o.killGraceMs ?? 2000,
-    ...(o.timeoutMs === undefined ? {} : { timeout: Math.max(1, o.timeoutMs) }),
-    ...(o.signal ? { cancelSignal: o.signal } : {}),
+    // Its own process group, so a stop reaches what it started (cicc and ptxas under nvcc): see stopper.
+    ...(GROUPS
+      ? { detached: true, cleanup: false }
+      : {
+          forceKillAfterDelay: o.killGraceMs ?? 2000,
+          ...(o.timeoutMs === undefined ? {} : { timeout: Math.max(1, o.timeoutMs) }),
+          ...(o.signal ? { cancelSignal: o.signal } : {}),
+        }),
   });
+  const stop = GROUPS ? stopper(child.pid, o) : undefined;
   const partial = { out: "", err: "" };
   const gather = (which: "out" | "err", t: string): void => {
     if (which === "out") stdout = keep(stdout, t);
@@ -237,13 +270,63 @@ export async function runProcess(
   });
   const r = await child;
   clearTimeout(drain);
+  stop?.done();
   if (o.onLine) {
     if (partial.out) o.onLine(partial.out);
     if (partial.err) o.onLine(partial.err);
   }
   const cause = r.cause as NodeJS.ErrnoException | undefined;
   if (r.failed && cause?.syscall?.startsWith("spawn")) throw startError(cause, command, o);
-  return result(r);
+  return result(stop ? { ...r, timedOut: stop.why === "timeout", isCanceled: stop.why === "cancel" } : r);
+}
+
+/** Process groups (POSIX): a program runs as the leader of its own, and a stop signals the whole group. */
+const GROUPS = process.platform !== "win32";
+
+/** The process groups of programs still running: killed if this process exits first (Ctrl+C, a crash). */
+const liveGroups = new Set<number>();
+let exitHook = false;
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/**
+ * Stops the process group led by `pid` on a timeout or a cancel: SIGTERM to the group, SIGKILL to
+ * whatever of it is left `killGraceMs` later, and SIGKILL to the group's stragglers once the leader has
+ * exited (nvcc gone, cicc still running). `done()` is called when the leader has exited.
+ */
+function stopper(
+  pid: number | undefined,
+  o: RunOptions,
+): { why: "timeout" | "cancel" | undefined; done: () => void } | undefined {
+  if (pid === undefined) return undefined;
+  liveGroups.add(pid);
+  const state: { why: "timeout" | "cancel" | undefined; done: () => void } = { why: undefined, done };
+  let force: NodeJS.Timeout | undefined;
+  const stop = (why: "timeout" | "cancel"): void => {
+    if (state.why) return;
+    state.why = why;
+    signalGroup(pid, "SIGTERM");
+    force = setTimeout(() => signalGroup(pid, "SIGKILL"), o.killGraceMs ?? 2000);
+  };
+  const timer =
+    o.timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), Math.max(1, o.timeoutMs));
+  const onAbort = (): void => stop("cancel");
+  o.signal?.addEventListener("abort", onAbort, { once: true });
+  if (o.signal?.aborted) onAbort();
+  function done(): void {
+    clearTimeout(timer);
+    clearTimeout(force);
+    o.signal?.removeEventListener("abort", onAbort);
+    liveGroups.delete(pid!);
+    if (state.why) signalGroup(pid!, "SIGKILL");
+  }
+  return state;
 }
 
 /** Opens the file a program's stdout goes to, before the program starts: no point running without it. */

@@ -37,7 +37,10 @@ export async function buildProgram(
   const exe = join(outDir, basename(file).replace(/\.cu$/, ""));
   let r;
   try {
-    r = await runTool(nvcc, buildArgs(file, exe, arch), signal ? { signal } : {});
+    r = await runTool(nvcc, buildArgs(file, exe, arch), {
+      privateTmpDir: true,
+      ...(signal ? { signal } : {}),
+    });
   } catch (e) {
     if (e instanceof ToolMissingError)
       throw new BuildProgramError(`nvcc not found ("${nvcc}")`, "NVCC_MISSING");

@@ -34,6 +34,8 @@ export interface RunToolOptions {
   stdoutFile?: string;
   /** Called with each complete output line (stdout and stderr). */
   onLine?: (line: string) => void;
+  /** A private TMPDIR removed after the run (nvcc's intermediate files). */
+  privateTmpDir?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function runTool(tool: string, args: string[], o: RunToolOptions = 
       ...(o.signal !== undefined ? { signal: o.signal } : {}),
       ...(o.stdoutFile !== undefined ? { stdoutFile: o.stdoutFile } : {}),
       ...(o.onLine !== undefined ? { onLine: o.onLine } : {}),
+      ...(o.privateTmpDir ? { privateTmpDir: true } : {}),
     });
   } catch (e) {
     if (e instanceof LaunchError && (e.code === "NOT_FOUND" || e.code === "NOT_EXECUTABLE"))

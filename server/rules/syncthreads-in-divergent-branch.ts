@@ -165,7 +165,7 @@ const CONTROL: ReadonlySet<string> = new Set([
  * continue before the last one? Most barriers are not, and the analysis walks the whole function.
  */
 function mayDiverge(text: string, f: FunctionInfo, barriers: BarrierToken[]): boolean {
-  const last = Math.max(...barriers.map((b) => b.at));
+  const last = barriers.reduce((m, b) => Math.max(m, b.at), -Infinity);
   if (/\b(?:return|break|continue)\b/.test(text.slice(f.body.startIndex, last))) return true;
   return barriers.some((b) => b.id !== undefined && underControl(f.body, b.id));
 }

@@ -2,16 +2,16 @@
 // against the file's folder and its ancestors, never above the header root.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lintSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
 import { clearHeaderCache } from "../../../server/analysis/preprocessor/projectHeaders";
+import { tempDir } from "../../support/tempDir";
 
 /** A project: `include/` headers, sources in `src/kernels/`; returns the root and the source path. */
 function project(headers: Record<string, string>): { root: string; file: string } {
-  const root = mkdtempSync(join(tmpdir(), "ckd-headers-"));
+  const root = tempDir("ckd-headers-");
   mkdirSync(join(root, "src", "kernels"), { recursive: true });
   for (const [name, text] of Object.entries(headers)) writeFileSync(join(root, name), text);
   clearHeaderCache();

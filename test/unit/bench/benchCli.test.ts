@@ -3,9 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../../support/tempDir";
 
 const root = join(__dirname, "../../..");
 const fixture = join(root, "test/fixtures/bench/scale.cu");
@@ -21,7 +21,7 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
         join(root, "server/cli/main.ts"),
         "bench",
         "--workspace",
-        mkdtempSync(join(tmpdir(), "ckd-ws-")),
+        tempDir("ckd-ws-"),
         ...args,
       ],
       { env: { ...process.env, CUDA_KERNEL_DEV_RUNNER: join(root, "native/runner/runner.ts") }, cwd: root },
@@ -65,7 +65,7 @@ test(
 );
 
 test("a bad spec: exit 2 and file:line:col, before any GPU is needed", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "ckd-src-"));
+  const dir = tempDir("ckd-src-");
   const file = join(dir, "k.cu");
   writeFileSync(
     file,

@@ -4,8 +4,7 @@
 import { test } from "node:test";
 import type { BenchmarkResult } from "../../../native/runner/protocol";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   calibrationNote,
@@ -21,10 +20,11 @@ import { runBenchmark } from "../../../server/bench/runBench";
 import { midMean } from "../../../native/runner/stats";
 import { median, ncuArgs } from "../../../server/profile/calibrate";
 import { FakeRunner, H200_CALIBRATION, ok, stats } from "./fakeRunner";
+import { tempDir } from "../../support/tempDir";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
-const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
-const fresh = () => join(mkdtempSync(join(tmpdir(), "ckd-cal-")), "timing-calibration.json");
+const cacheDir = tempDir("ckd-cubin-");
+const fresh = () => join(tempDir("ckd-cal-"), "timing-calibration.json");
 
 /** scale.cu benchmarked against a fake runner answering `answer`, with the calibration file at `path`. */
 const run = (answer: BenchmarkResult, calibrationPath: string, runner = new FakeRunner(() => answer)) =>

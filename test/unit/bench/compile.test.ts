@@ -2,7 +2,7 @@
 // symbols are found among ptxas's entry names, and the cache skips nvcc until an input changes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseSpec } from "../../../server/bench/benchSpec";
@@ -11,6 +11,7 @@ import { cppName, generateHarness, resolveInstance } from "../../../server/bench
 import { scanKernels } from "../../../server/bench/kernelScan";
 import { findSymbol } from "../../../server/bench/symbols";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
+import { tempDir } from "../../support/tempDir";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
 
@@ -25,7 +26,7 @@ test("harness for a plain and a template kernel compiles with the real nvcc; sym
   assert.equal(cppName(templ), "copy_vec<__nv_bfloat16, 8, true>");
   assert.equal(cppName(namespaced), "kernels::square_inplace");
   const harness = generateHarness(fixture, [plain, templ, namespaced, externC]);
-  const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
+  const cacheDir = tempDir("ckd-cubin-");
   const r = await compileCubin({ harness, nvcc, arch: "sm_90", flags: [], cwd: tmpdir(), cacheDir });
   assert.equal(r.cached, false);
   assert.ok(
@@ -59,8 +60,8 @@ test("harness for a plain and a template kernel compiles with the real nvcc; sym
 
 test("the cache: a hit for an unchanged kernel, a recompile after an included header changes", async () => {
   const nvcc = await resolveNvcc(undefined);
-  const dir = mkdtempSync(join(tmpdir(), "ckd-src-"));
-  const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
+  const dir = tempDir("ckd-src-");
+  const cacheDir = tempDir("ckd-cubin-");
   writeFileSync(join(dir, "factor.cuh"), "#pragma once\nconstexpr float kFactor = 2.0f;\n");
   writeFileSync(
     join(dir, "k.cu"),
@@ -92,7 +93,7 @@ test("the cache: a hit for an unchanged kernel, a recompile after an included he
 
 test("a compile error comes back as one clear CompileError with nvcc's log", async () => {
   const nvcc = await resolveNvcc(undefined);
-  const dir = mkdtempSync(join(tmpdir(), "ckd-src-"));
+  const dir = tempDir("ckd-src-");
   writeFileSync(join(dir, "bad.cu"), "__global__ void broken(float* x) { x[0] = undefined_name; }\n");
   const harness = generateHarness(join(dir, "bad.cu"), [
     resolveInstance(scanKernels(readFileSync(join(dir, "bad.cu"), "utf8"))[0]!, []),
@@ -104,7 +105,7 @@ test("a compile error comes back as one clear CompileError with nvcc's log", asy
       arch: "sm_90",
       flags: [],
       cwd: dir,
-      cacheDir: mkdtempSync(join(tmpdir(), "ckd-cubin-")),
+      cacheDir: tempDir("ckd-cubin-"),
     }),
     (e: Error & { code?: string; log?: string }) => {
       assert.equal(e.code, "NVCC_FAILED");

@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendHistory, historyOf, historyPath, readHistory } from "../../../server/bench/history";
 import { recordRun } from "../../../server/bench/recordRun";
 import type { HistoryEntry } from "../../../server/bench/results";
+import { tempDir } from "../../support/tempDir";
 
 const entry = (kernel: string, medianNs: number): HistoryEntry => ({
   schema: 1,
@@ -34,7 +34,7 @@ function run(args: string[]): Promise<number | null> {
 }
 
 test("appends and reads back, per kernel, oldest first", async () => {
-  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const ws = tempDir("ckd-hist-");
   assert.deepEqual((await readHistory(ws)).entries, []);
   await appendHistory(ws, entry("a", 10));
   await appendHistory(ws, entry("b", 20));
@@ -48,7 +48,7 @@ test("appends and reads back, per kernel, oldest first", async () => {
 });
 
 test("concurrent runs from several processes never corrupt the file", async () => {
-  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const ws = tempDir("ckd-hist-");
   const writers = 6;
   const each = 25;
   const codes = await Promise.all(
@@ -73,7 +73,7 @@ test("concurrent runs from several processes never corrupt the file", async () =
 });
 
 test("a corrupt file is kept aside, its good lines carried over, and a fresh one started", async () => {
-  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const ws = tempDir("ckd-hist-");
   mkdirSync(join(ws, ".cuda-kernel-dev"));
   const good = JSON.stringify(entry("a", 10));
   const damaged = `${good}\n<<<<<<< HEAD\n{"schema":1,"time":\n${JSON.stringify(entry("a", 20))}\n`;
@@ -92,7 +92,7 @@ test("a corrupt file is kept aside, its good lines carried over, and a fresh one
 });
 
 test("a torn last line (a writer died mid-write) is repaired before the next append", async () => {
-  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const ws = tempDir("ckd-hist-");
   mkdirSync(join(ws, ".cuda-kernel-dev"));
   const good = JSON.stringify(entry("a", 10));
   writeFileSync(historyPath(ws), `${good}\n${good.slice(0, 40)}`);
@@ -108,7 +108,7 @@ test("a torn last line (a writer died mid-write) is repaired before the next app
 });
 
 test("recording a run: this kernel's history back; an unwritable history is a warning, not a lost run", async () => {
-  const ws = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const ws = tempDir("ckd-hist-");
   await recordRun(ws, entry("other", 5));
   await recordRun(ws, entry("a", 10));
   const r = await recordRun(ws, entry("a", 20));
@@ -119,7 +119,7 @@ test("recording a run: this kernel's history back; an unwritable history is a wa
   );
 
   // A file where the history folder should be: appending fails (as on a read-only workspace).
-  const blocked = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const blocked = tempDir("ckd-hist-");
   writeFileSync(join(blocked, ".cuda-kernel-dev"), "not a folder");
   const b = await recordRun(blocked, entry("a", 30));
   assert.deepEqual(
@@ -133,7 +133,7 @@ test("recording a run: this kernel's history back; an unwritable history is a wa
   );
 
   // A damaged file: set aside, and said so.
-  const damaged = mkdtempSync(join(tmpdir(), "ckd-hist-"));
+  const damaged = tempDir("ckd-hist-");
   mkdirSync(join(damaged, ".cuda-kernel-dev"));
   writeFileSync(historyPath(damaged), `${JSON.stringify(entry("a", 1))}\n{"torn`);
   const d = await recordRun(damaged, entry("a", 2));

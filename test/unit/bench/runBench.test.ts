@@ -2,17 +2,17 @@
 // requests it sends per size, what it derives from the answers, how it stops, and its errors.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnerMethod } from "../../../native/runner/protocol";
 import { BenchError, runBenchmark } from "../../../server/bench/runBench";
 import { scanKernels } from "../../../server/bench/kernelScan";
 import { isBenchRunResults } from "../../../server/bench/results";
 import { FakeRunner, h200, ok, outCheck } from "./fakeRunner";
+import { tempDir } from "../../support/tempDir";
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
-const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
+const cacheDir = tempDir("ckd-cubin-");
 
 test("one request per size, with the kernel's and the baseline's symbols; figures derived", async () => {
   const runner = new FakeRunner((req) => ok(req.kernel.grid[0] * 1.0, req.kernel.grid[0] * 1.5));
@@ -242,7 +242,7 @@ test("the examples' specs compile and resolve, template baselines included", asy
 });
 
 test("flags and include paths come from the file's compile_commands.json", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "ckd-cc-"));
+  const dir = tempDir("ckd-cc-");
   mkdirSync(join(dir, "include"));
   writeFileSync(join(dir, "include", "factor.cuh"), "#pragma once\nconstexpr float kFactor = FACTOR;\n");
   const src = [

@@ -3,8 +3,7 @@
 // standing in for what cannot run here: torch on a GPU). The real sidecar on a GPU is
 // test/gpu/torchBaseline.test.ts.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { BenchmarkRequest } from "../../../native/runner/protocol";
@@ -17,6 +16,7 @@ import { trustPolicy } from "../../../server/process/trust";
 import { raisingLine, torchFixture } from "../../support/torchFixture";
 import { H200_CALIBRATION } from "./fakeRunner";
 import { cacheDir, dir, fakePython, fakeRunner, h200, okAnswer } from "./torchFakes";
+import { tempDir } from "../../support/tempDir";
 
 const fixture = torchFixture;
 
@@ -262,7 +262,7 @@ test("cancel during the kernel's sizes also stops the sidecar", async () => {
 });
 
 test("on a calibrated GPU torch's times lose the same event overhead as the kernel's", async () => {
-  const calibrationPath = join(mkdtempSync(join(tmpdir(), "ckd-cal-")), "timing-calibration.json");
+  const calibrationPath = join(tempDir("ckd-cal-"), "timing-calibration.json");
   await saveCalibration(H200_CALIBRATION, calibrationPath);
   const r = await runBenchmark({
     file: fixture,

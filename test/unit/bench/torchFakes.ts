@@ -1,17 +1,17 @@
 // What the PyTorch baseline's unit tests share (torchBaseline.test.ts, sidecarPool.test.ts): a fake
 // runner at the protocol boundary and fake "python"s, shell scripts standing in for what cannot run
 // here (torch on a GPU).
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchmarkRequest } from "../../../native/runner/protocol";
 import type { BenchRunner } from "../../../server/bench/runBench";
 import { emptyAnswer, h200 } from "./fakeRunner";
+import { tempDir } from "../../support/tempDir";
 
 export { h200 };
 
-export const cacheDir = mkdtempSync(join(tmpdir(), "ckd-cubin-"));
-export const dir = mkdtempSync(join(tmpdir(), "ckd-fake-python-"));
+export const cacheDir = tempDir("ckd-cubin-");
+export const dir = tempDir("ckd-fake-python-");
 
 /** A runner at the protocol boundary: the kernel measured at 10 µs, the requests kept. */
 export function fakeRunner(benchmarks: BenchmarkRequest[] = []): BenchRunner {

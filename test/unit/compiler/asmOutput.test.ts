@@ -1,17 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { asmOutput, AsmToolError } from "../../../server/compiler/asmOutput";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
+import { tempDir } from "../../support/tempDir";
 
 const fixtures = join(__dirname, "../../fixtures/compiler");
 const flags = { args: [], cwd: fixtures, from: "settings" as const };
 
 /** A toolkit folder: nvcc (the real one, wrapped) and the given fake tools, which check they got a real cubin. */
 async function toolkit(tools: Record<string, string>): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "toolkit-"));
+  const dir = tempDir("toolkit-");
   const real = await resolveNvcc(undefined);
   writeFileSync(join(dir, "nvcc"), `#!/bin/sh\nexec "${real}" "$@"\n`);
   chmodSync(join(dir, "nvcc"), 0o755);

@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   compileForArchs,
@@ -10,6 +9,7 @@ import {
   spillWarnings,
 } from "../../../server/compiler/compileFile";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
+import { tempDir } from "../../support/tempDir";
 
 const broken = join(__dirname, "../../fixtures/compiler/broken");
 
@@ -47,7 +47,7 @@ void test("real nvcc for two architectures: a front-end error is reported once, 
 });
 
 void test("a compiler that fails with output we do not recognise still gives an error on the file", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "fake-nvcc-"));
+  const dir = tempDir("fake-nvcc-");
   const fake = join(dir, "nvcc");
   writeFileSync(fake, "#!/bin/sh\necho 'Segmentation fault in cicc' >&2\nexit 139\n");
   chmodSync(fake, 0o755);
@@ -67,7 +67,7 @@ void test("a compiler that fails with output we do not recognise still gives an 
 });
 
 void test("projectFlags: compile_commands.json above the file wins, settings add to it; without it, settings alone", () => {
-  const root = mkdtempSync(join(tmpdir(), "proj-"));
+  const root = tempDir("proj-");
   mkdirSync(join(root, "src"));
   mkdirSync(join(root, "build"));
   const file = join(root, "src", "k.cu");

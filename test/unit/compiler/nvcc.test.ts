@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, chmodSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import {
   flagsFromCompileCommands,
@@ -11,11 +10,12 @@ import {
   runNvcc,
   splitCommand,
 } from "../../../server/compiler/nvcc";
+import { tempDir } from "../../support/tempDir";
 
 const fixtures = join(__dirname, "../../fixtures/compiler");
 
 void test("resolveNvcc: the setting wins; a bare name is looked up on PATH; a bad setting is a clear error", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "nvcc-"));
+  const dir = tempDir("nvcc-");
   const fake = join(dir, "my-nvcc");
   writeFileSync(fake, "#!/bin/sh\n");
   chmodSync(fake, 0o755);
@@ -28,7 +28,7 @@ void test("resolveNvcc: the setting wins; a bare name is looked up on PATH; a ba
 });
 
 void test("resolveNvcc: without a setting, PATH first, then the toolkit's default location", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "nvcc-"));
+  const dir = tempDir("nvcc-");
   const onPath = join(dir, "nvcc");
   writeFileSync(onPath, "#!/bin/sh\n");
   chmodSync(onPath, 0o755);
@@ -48,7 +48,7 @@ void test("splitCommand handles CMake's quoting", () => {
 });
 
 void test("compile_commands.json: keeps include paths, defines, language and resource flags; drops outputs and targets", () => {
-  const dir = mkdtempSync(join(tmpdir(), "cc-"));
+  const dir = tempDir("cc-");
   const cc = join(dir, "compile_commands.json");
   writeFileSync(
     cc,

@@ -3,12 +3,12 @@
 // README promises (the Profile command used to skip $CUDA_HOME and /usr/local/cuda).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULTS, SECTION, Settings, type SettingSource } from "../../../extension/settingValues";
 import { NvccNotFoundError, resolveNvcc } from "../../../server/compiler/nvcc";
 import { DEFAULT_SETTINGS } from "../../../server/lint/settings";
+import { tempDir } from "../../support/tempDir";
 
 interface Declared {
   default: unknown;
@@ -101,7 +101,7 @@ void test("set values are read; empty or mistyped ones fall back to the default"
 });
 
 void test("nvcc without a setting: PATH, then $CUDA_HOME/bin (what Profile used to miss)", async () => {
-  const home = mkdtempSync(join(tmpdir(), "cuda-home-"));
+  const home = tempDir("cuda-home-");
   mkdirSync(join(home, "bin"));
   const nvcc = join(home, "bin", "nvcc");
   writeFileSync(nvcc, "#!/bin/sh\n");

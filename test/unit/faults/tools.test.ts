@@ -2,16 +2,16 @@
 // half way through a profile or an export, nvcc missing. Each ends in one clear sentence (what
 // failed and what to do), and an export that fails half way leaves the previous CSV as it was.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { compileForArchs } from "../../../server/compiler/compileFile";
 import { NvccNotFoundError, resolveNvcc } from "../../../server/compiler/nvcc";
 import { exportPage, NcuError, profile } from "../../../server/profile/ncuCli";
 import { LaunchError } from "../../../server/process/launch";
+import { tempDir } from "../../support/tempDir";
 
-const dir = mkdtempSync(join(tmpdir(), "ckd-faults-tools-"));
+const dir = tempDir("ckd-faults-tools-");
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function script(name: string, body: string): string {

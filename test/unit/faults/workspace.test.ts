@@ -2,17 +2,7 @@
 // profile export folders cannot be written) and a corrupt history. Each ends in a message, never
 // in a lost run or a lost file.
 import assert from "node:assert/strict";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  chmodSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { historyPath, readHistory } from "../../../server/bench/history";
@@ -20,8 +10,9 @@ import { recordRun } from "../../../server/bench/recordRun";
 import type { HistoryEntry } from "../../../server/bench/results";
 import { exportPage, NcuError, profile } from "../../../server/profile/ncuCli";
 import { makeReadOnly } from "./readOnly";
+import { tempDir } from "../../support/tempDir";
 
-const root = mkdtempSync(join(tmpdir(), "ckd-faults-ws-"));
+const root = tempDir("ckd-faults-ws-");
 after(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const fresh = (): string => {

@@ -105,7 +105,9 @@ test("SARIF 2.1.0: rules in the driver, results with regions relative to SRCROOT
   const sarif = JSON.parse(r.stdout) as {
     version: string;
     runs: {
-      tool: { driver: { name: string; rules: { id: string }[] } };
+      tool: {
+        driver: { name: string; rules: { id: string; helpUri?: string; help?: { markdown: string } }[] };
+      };
       results: {
         ruleId: string;
         ruleIndex: number;
@@ -122,6 +124,11 @@ test("SARIF 2.1.0: rules in the driver, results with regions relative to SRCROOT
   assert.equal(sarif.version, "2.1.0");
   const run = sarif.runs[0]!;
   assert.equal(run.tool.driver.name, "cuda-kernel-dev");
+  // The rule's doc travels in the log: no file:// path of the machine that made it.
+  const shuffle = run.tool.driver.rules.find((x) => x.id === "deprecated-shuffle")!;
+  assert.equal(shuffle.helpUri, undefined);
+  assert.match(shuffle.help?.markdown ?? "", /^# deprecated-shuffle/m);
+  assert.doesNotMatch(r.stdout, /file:\/\/.*\.md/);
   const result = run.results.find((x) => x.ruleId === "deprecated-shuffle")!;
   assert.equal(run.tool.driver.rules[result.ruleIndex]!.id, "deprecated-shuffle");
   assert.equal(result.level, "error");
@@ -145,7 +152,7 @@ test("bad input gives one clear line and exit 2", () => {
   const arch = lint(root, "--arch", "sm_75,volta");
   assert.equal(arch.code, 2);
   assert.match(arch.stderr, /--arch: unknown architecture "volta"/);
-  assert.equal(lint(root, "--format", "xml").code, 1, "commander rejects the choice");
+  assert.equal(lint(root, "--format", "xml").code, 2, "commander rejects the choice: bad usage");
 });
 
 test("a build file's notes are said once, not once per source; ROCm sources get one summary line", () => {

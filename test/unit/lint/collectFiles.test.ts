@@ -1,13 +1,13 @@
 // The folder walk of `cuda-kernel-dev lint`: .cu/.cuh always, headers only when they define device code.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { collectCudaFiles } from "../../../server/lint/lintFiles";
+import { tempDir } from "../../support/tempDir";
 
 test("folders are walked for .cu/.cuh and for .h/.hpp/.hxx/.inl headers that define __global__ or __device__ code", () => {
-  const root = mkdtempSync(join(tmpdir(), "ckd-walk-"));
+  const root = tempDir("ckd-walk-");
   const files: Record<string, string> = {
     "k.cu": "__global__ void k() {}",
     "k.cuh": "#pragma once",

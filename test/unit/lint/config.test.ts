@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { configFor, CONFIG_FILE_NAME } from "../../../server/lint/config";
 import { readSettings } from "../../../server/lint/settings";
+import { tempDir } from "../../support/tempDir";
 
 const known = new Set(["half-operator", "missing-launch-check"]);
 
 test("the nearest .cuda-kernel-dev.toml applies: severities and launch-check macros", () => {
-  const root = mkdtempSync(join(tmpdir(), "ckd-config-"));
+  const root = tempDir("ckd-config-");
   mkdirSync(join(root, "csrc/ops"), { recursive: true });
   writeFileSync(
     join(root, CONFIG_FILE_NAME),
@@ -23,7 +23,7 @@ test("the nearest .cuda-kernel-dev.toml applies: severities and launch-check mac
 });
 
 test("mistakes in the file become problems; the valid entries still apply", () => {
-  const root = mkdtempSync(join(tmpdir(), "ckd-config-"));
+  const root = tempDir("ckd-config-");
   writeFileSync(
     join(root, CONFIG_FILE_NAME),
     `[rules]\nhalf-operator = "loud"\nno-such-rule = "off"\nmissing-launch-check = "hint"\n[lint]\nlaunch-check-macros = "X"\n`,
@@ -37,7 +37,7 @@ test("mistakes in the file become problems; the valid entries still apply", () =
 });
 
 test("a file that is not TOML is one problem, not a crash", () => {
-  const root = mkdtempSync(join(tmpdir(), "ckd-config-"));
+  const root = tempDir("ckd-config-");
   writeFileSync(join(root, CONFIG_FILE_NAME), "[rules\n");
   const c = configFor(join(root, "k.cu"), known, root);
   assert.equal(c.problems.length, 1);

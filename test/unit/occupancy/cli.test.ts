@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../../support/tempDir";
 
 const root = join(__dirname, "../../..");
 const cli = (...args: string[]) =>
@@ -23,7 +23,7 @@ void test("occupancy --json gives the calculator's result", () => {
 });
 
 void test("occupancy --batch prints one JSON object per row in order; a bad row is reported in place", () => {
-  const dir = mkdtempSync(join(tmpdir(), "occ-"));
+  const dir = tempDir("occ-");
   const csv = join(dir, "rows.csv");
   writeFileSync(
     csv,
@@ -64,7 +64,7 @@ void test("occupancy: missing options and unreadable batch files are one-line er
   const missing = cli("occupancy", "--batch", "/nonexistent.csv");
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /--batch \/nonexistent\.csv: ENOENT/);
-  const dir = mkdtempSync(join(tmpdir(), "occ-"));
+  const dir = tempDir("occ-");
   writeFileSync(join(dir, "bad.csv"), "arch,regs\nsm_90,32\n");
   assert.match(
     cli("occupancy", "--batch", join(dir, "bad.csv")).stderr,
@@ -89,9 +89,9 @@ void test("resources: real nvcc, per kernel and architecture, as JSON", () => {
     assert.deepEqual(x.kernels.map((kk) => kk.name).sort(), ["rmsnorm_scalar", "rmsnorm_vec"]);
 });
 
-void test("resources: a file that does not compile exits 1 with file:line errors", () => {
+void test("resources: a file that does not compile exits 4 with file:line errors", () => {
   const r = cli("resources", "test/fixtures/compiler/broken/too_much_shared.cu", "--arch", "sm_90");
-  assert.equal(r.status, 1);
+  assert.equal(r.status, 4);
   assert.match(
     r.stderr,
     /too_much_shared\.cu:2:\d+: error: sm_90: Entry function 'stage' uses too much shared data/,
@@ -114,7 +114,7 @@ void test("occupancy --batch over the whole H100 sweep fixture gives the driver'
   assert.deepEqual(got, want);
 });
 
-void test("resources: a missing nvcc or file is a one-line error with exit 2", () => {
+void test("resources: a missing nvcc is a one-line error naming --nvcc with exit 3; a missing file exits 2", () => {
   const noNvcc = cli(
     "resources",
     "test/fixtures/compiler/rmsnorm.cu",
@@ -123,8 +123,9 @@ void test("resources: a missing nvcc or file is a one-line error with exit 2", (
     "--nvcc",
     "/nonexistent/nvcc",
   );
-  assert.equal(noNvcc.status, 2);
-  assert.match(noNvcc.stderr, /^cuda-kernel-dev: nvcc not found at "\/nonexistent\/nvcc"/);
+  assert.equal(noNvcc.status, 3);
+  assert.match(noNvcc.stderr, /^cuda-kernel-dev: --nvcc: nvcc not found at "\/nonexistent\/nvcc"\n$/);
+  assert.doesNotMatch(noNvcc.stderr, /cudaKernelDev/);
   const noFile = cli("resources", "nope.cu", "--arch", "sm_90");
   assert.equal(noFile.status, 2);
   assert.match(noFile.stderr, /nope\.cu: no such file/);

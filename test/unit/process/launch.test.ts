@@ -2,16 +2,7 @@
 // nothing, timeouts and cancellation end the process (SIGKILL when SIGTERM is ignored), missing
 // and non-executable programs give clear errors, and the policy/observer hooks see every launch.
 import assert from "node:assert/strict";
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, afterEach, describe, it } from "node:test";
 import {
@@ -22,8 +13,9 @@ import {
   spawnChecked,
   type LaunchEvent,
 } from "../../../server/process/launch";
+import { tempDir } from "../../support/tempDir";
 
-const dir = mkdtempSync(join(tmpdir(), "ckd-launch-"));
+const dir = tempDir("ckd-launch-");
 after(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => setLaunchPolicy(undefined));
 

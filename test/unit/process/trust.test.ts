@@ -5,8 +5,7 @@
 // machineValue). Also: the package.json contract for such settings, and that the language server
 // bundle cannot start a process at all.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, afterEach, before, describe, it } from "node:test";
 import { build } from "esbuild";
@@ -18,6 +17,7 @@ import { queryNvidiaSmi } from "../../../server/profile/nvidiaSmi";
 import { addLaunchObserver, setLaunchPolicy, type LaunchEvent } from "../../../server/process/launch";
 import { machineValue, trustPolicy, type InspectedSetting } from "../../../server/process/trust";
 import { RunnerClient } from "../../../native/runner/runnerClient";
+import { tempDir } from "../../support/tempDir";
 
 const REPO = join(__dirname, "..", "..", "..");
 const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
@@ -87,7 +87,7 @@ interface HostileWorkspace {
 }
 
 function hostileWorkspace(): HostileWorkspace {
-  const ws = mkdtempSync(join(tmpdir(), "ckd-untrusted-"));
+  const ws = tempDir("ckd-untrusted-");
   const evil = join(ws, "tools", "evil.sh");
   return { ws, marker: join(ws, "MARKER-script-ran"), evil, kernel: join(ws, "k.cu"), inspected: {} };
 }

@@ -1,13 +1,13 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadProfile, loadSummary, pagePaths } from "../../../server/profile/loadProfile";
 import { NcuError } from "../../../server/profile/ncuCli";
 import { parseNcuCsv, type NcuDetailsLaunch } from "../../../server/profile/ncuCsv";
 import { parseNcuSource } from "../../../server/profile/ncuSource";
 import { summarize } from "../../../server/profile/ncuSummary";
+import { tempDir } from "../../support/tempDir";
 
 const FIX = join(__dirname, "../../fixtures/profile");
 
@@ -83,7 +83,7 @@ after(() => {
 
 /** A stand-in for ncu that prints the H100 fixture's page for `--page P` and notes which pages it was asked for. */
 function fakeNcu(): { ncu: string; report: string; asked: () => string[] } {
-  const dir = mkdtempSync(join(tmpdir(), "fake-ncu-"));
+  const dir = tempDir("fake-ncu-");
   scratch.push(dir);
   const ncu = join(dir, "ncu");
   const log = join(dir, "asked.log");

@@ -1,7 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   exportArgs,
@@ -11,6 +10,7 @@ import {
   profileArgs,
   NcuError,
 } from "../../../server/profile/ncuCli";
+import { tempDir } from "../../support/tempDir";
 
 const FIX = join(__dirname, "../../fixtures/profile");
 
@@ -79,7 +79,7 @@ describe("ncu command lines and failures", () => {
     profile({
       ncuPath: "/nonexistent/ncu",
       command: ["true"],
-      report: join(tmpdir(), "ckd-ncu-never", "r"),
+      report: join(tempDir("ckd-ncu-"), "never", "r"),
       set: "basic",
       clockControl: "base",
       ...(signal ? { signal } : {}),

@@ -1,12 +1,12 @@
 // `cuda-kernel-dev nsys summarize|profile` as a user runs them, and where nsys is looked for.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { findNsys, nsysCandidates } from "../../../server/profile/nsysFind";
 import type { NsysSummary } from "../../../server/profile/nsysReportSummary";
+import { tempDir } from "../../support/tempDir";
 
 const root = join(__dirname, "../../..");
 const FIX = join(root, "test/fixtures/nsys");
@@ -64,7 +64,7 @@ describe("cuda-kernel-dev nsys summarize", () => {
 
 describe("cuda-kernel-dev nsys: faults and profile", () => {
   it("exit codes: 1 for damaged input, 3 when nsys is missing", () => {
-    const d = mkdtempSync(join(tmpdir(), "ckd-nsys-cli-"));
+    const d = tempDir("ckd-nsys-cli-");
     writeFileSync(join(d, "bad.sqlite"), "not sqlite at all ".repeat(64));
     const bad = cli("nsys", "summarize", join(d, "bad.sqlite"));
     assert.equal(bad.status, 1);
@@ -91,7 +91,7 @@ describe("cuda-kernel-dev nsys: faults and profile", () => {
   });
 
   it("profile -- COMMAND: nsys gets the command after its options; the report lands where asked", () => {
-    const d = mkdtempSync(join(tmpdir(), "ckd-nsys-cli-"));
+    const d = tempDir("ckd-nsys-cli-");
     const nsys = join(d, "nsys");
     writeFileSync(
       nsys,

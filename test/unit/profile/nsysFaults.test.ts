@@ -3,25 +3,17 @@
 // profile killed mid-run, a damaged report or export. Fake nsys scripts replay nsys's real output
 // (test/fixtures/nsys/*.log).
 import assert from "node:assert/strict";
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { nsysProfileReport, missingLibrary } from "../../../server/profile/nsysProfile";
 import { NsysReportError } from "../../../server/profile/nsysReportDb";
 import { loadNsysSummary } from "../../../server/profile/nsysReportLoad";
 import { summarizeSqlite } from "../../../server/profile/nsysReportSummary";
+import { tempDir } from "../../support/tempDir";
 
 const FIX = join(__dirname, "../../fixtures/nsys");
-const fresh = (): string => mkdtempSync(join(tmpdir(), "ckd-nsys-fault-"));
+const fresh = (): string => tempDir("ckd-nsys-fault-");
 
 /** An executable shell script; its body sees "$@" as nsys would. */
 function script(path: string, body: string): string {

@@ -2,14 +2,14 @@
 // report shows — start/end ranges that span threads, CUDA graphs (one launch, several kernels),
 // named domains, ranges never closed, launches on another thread.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { summarizeSqlite, type NsysSummary } from "../../../server/profile/nsysReportSummary";
 import { addSteps, SynthExport, TID } from "./nsysSynth";
+import { tempDir } from "../../support/tempDir";
 
-const dir = mkdtempSync(join(tmpdir(), "ckd-nsys-synth-"));
+const dir = tempDir("ckd-nsys-synth-");
 let n = 0;
 async function summarize(x: SynthExport): Promise<NsysSummary> {
   const file = join(dir, `s${n++}.sqlite`);

@@ -2,8 +2,7 @@
 // first benchmark runs one-shot under ncu through the runner client, everything else goes to the inner
 // runner; ncu's failures come back as NcuError, the runner's own as RunnerRequestError. No GPU needed.
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { RunnerRequestError } from "../../../native/runner/runnerClient";
@@ -11,6 +10,7 @@ import type { BenchRunner } from "../../../server/bench/runBench";
 import { NcuError } from "../../../server/profile/ncuCli";
 import { BenchProfiler, type BenchProfileOptions } from "../../../server/profile/profileBench";
 import { bench } from "../runner/clientHelpers";
+import { tempDir } from "../../support/tempDir";
 
 const runnerTests = join(__dirname, "..", "runner");
 
@@ -38,7 +38,7 @@ describe("profiling a benchmark under ncu (BenchProfiler)", () => {
     });
 
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), "ckd-profile-bench-"));
+    dir = tempDir("ckd-profile-bench-");
     // ncu is one executable: a script that runs the TypeScript stand-in.
     ncu = join(dir, "ncu");
     writeFileSync(

@@ -1,13 +1,13 @@
 import { after, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSummary } from "../../../server/profile/loadProfile";
 import { parseNcuCsv, type NcuDetailsLaunch } from "../../../server/profile/ncuCsv";
 import { summarize } from "../../../server/profile/ncuSummary";
 import { SUMMARY_CACHE_VERSION, summaryCachePath } from "../../../server/profile/summaryCache";
+import { tempDir } from "../../support/tempDir";
 
 const FIX = join(__dirname, "../../fixtures/profile");
 
@@ -34,7 +34,7 @@ after(() => {
 let report: string;
 let expected: ReturnType<typeof summarize>;
 async function freshReport(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "ncu-cache-"));
+  const dir = tempDir("ncu-cache-");
   scratch.push(dir);
   report = join(dir, "r.details.csv");
   copyFileSync(join(FIX, "small.details.csv"), report);

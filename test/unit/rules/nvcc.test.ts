@@ -3,13 +3,14 @@
 // error (half-operator, deprecated-shuffle) the unfixed code must not. Skipped where nvcc is absent.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { lintSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
 import { applyEdits, fixtureTargets, STRICT_HALF_FLAGS } from "./helpers";
+import { tempDir } from "../../support/tempDir";
 
 const NVCC = ["/usr/local/cuda/bin/nvcc", "/usr/local/bin/nvcc"].find((p) => existsSync(p));
 const ROOT = join(__dirname, "..", "..", "fixtures", "rules");
@@ -105,7 +106,7 @@ describe("examples/ compile with nvcc", { skip: NVCC ? false : "nvcc not found" 
 describe("quick fixes compile with nvcc", { skip: NVCC ? false : "nvcc not found" }, () => {
   for (const c of CASES) {
     it(`${c.rule}: fixed fixtures compile for ${c.arch}${c.unfixedFails ? ", unfixed ones do not" : ""}`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), "ckd-nvcc-"));
+      const dir = tempDir("ckd-nvcc-");
       try {
         const fires = readdirSync(join(ROOT, c.rule, "fires")).map((f) =>
           readFileSync(join(ROOT, c.rule, "fires", f), "utf8"),

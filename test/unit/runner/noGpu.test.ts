@@ -63,12 +63,12 @@ describe("without a GPU driver", { skip: hasDriver && "a CUDA driver is installe
       },
     );
 
-  it("`devices` prints one line saying what is missing and exits 1", async () => {
+  it("`devices` prints one line saying what is missing and exits 3 (a missing tool or driver)", async () => {
     const err = (await cli([]).then(
       () => assert.fail("expected a non-zero exit"),
       (e: unknown) => e,
     )) as { code: number; stdout: string; stderr: string };
-    assert.equal(err.code, 1);
+    assert.equal(err.code, 3);
     assert.equal(err.stdout, "");
     assert.equal(err.stderr.trim().split("\n").length, 1, err.stderr);
     assert.match(err.stderr, /^cuda-kernel-dev: no usable GPU: .*(libcuda\.so\.1|cuda_addon\.node)/);

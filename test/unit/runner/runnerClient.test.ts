@@ -2,13 +2,13 @@
 // request (test/unit/runner/fakeRunner.ts): timeouts, SIGTERM then SIGKILL, sticky-error
 // replacement, the crash-loop bound, cancellation and dispose. No GPU needed.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { RunnerClient, type RunnerClientOptions } from "../../../native/runner/runnerClient";
 import { addLaunchObserver, LaunchError, type LaunchEvent } from "../../../server/process/launch";
 import { alive, bench, rejection, waitGone } from "./clientHelpers";
+import { tempDir } from "../../support/tempDir";
 
 const fakeRunner = join(__dirname, "fakeRunner.ts");
 const fakeNcu = join(__dirname, "fakeNcu.ts");
@@ -158,7 +158,7 @@ describe("runner client: cancel and dispose", () => {
   });
 
   it("lets an idle runner exit by itself on dispose (its exit handlers run: a tracer's data is written)", async () => {
-    const marker = join(mkdtempSync(join(tmpdir(), "ckd-runner-")), "exited");
+    const marker = join(tempDir("ckd-runner-"), "exited");
     process.env.FAKE_RUNNER_EXIT_MARKER = marker;
     try {
       const c = client({ killGraceMs: 30_000 });
