@@ -15,6 +15,7 @@ import {
 } from "./buildFlags";
 import { readCMake } from "./cmakeRead";
 import { readSetupPy } from "./setupPyRead";
+import { readTorchLoad } from "./torchLoadRead";
 
 export {
   archTokens,
@@ -126,6 +127,8 @@ const READERS: Record<BuildKind, (file: string, text: string, notes: string[]) =
   "build.toml": readBuildToml,
   "CMakeLists.txt": readCMake,
   "setup.py": readSetupPy,
+  "cpp_extension.load": readTorchLoad,
+  op_builder: () => [],
   "compile_commands.json": (file, text) => readCompileCommands(file, text),
 };
 
