@@ -101,6 +101,11 @@ const KINDS: readonly { kind: BuildKind; files: (dir: string) => string[]; gener
     files: (dir) => listing(dir, (n) => n.endsWith(".py") && n !== "setup.py"),
     generic: false,
   },
+  {
+    kind: "op_builder",
+    files: (dir) => listing(join(dir, "op_builder"), (n) => n.endsWith(".py")),
+    generic: false,
+  },
   { kind: "CMakeLists.txt", files: (dir) => [join(dir, "CMakeLists.txt")], generic: true },
   { kind: "setup.py", files: (dir) => [join(dir, "setup.py")], generic: true },
 ];

@@ -14,6 +14,7 @@ import {
   type BuildUnit,
 } from "./buildFlags";
 import { readCMake } from "./cmakeRead";
+import { readOpBuilder } from "./opBuilderRead";
 import { readSetupPy } from "./setupPyRead";
 import { readTorchLoad } from "./torchLoadRead";
 
@@ -128,7 +129,7 @@ const READERS: Record<BuildKind, (file: string, text: string, notes: string[]) =
   "CMakeLists.txt": readCMake,
   "setup.py": readSetupPy,
   "cpp_extension.load": readTorchLoad,
-  op_builder: () => [],
+  op_builder: readOpBuilder,
   "compile_commands.json": (file, text) => readCompileCommands(file, text),
 };
 

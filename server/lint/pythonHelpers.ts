@@ -11,8 +11,11 @@ import { pythonStatements, type PyStatement } from "./pythonBlocks";
 /** What an imported name gives: the statements to run in its place, or why it cannot be read. */
 export type Helper = { stmts: PyStatement[] } | { unread: string };
 
-/** The helper a name stands for in the script; undefined for a name that is not a (flag-giving) import. */
-export type HelperLookup = (name: string) => Helper | undefined;
+/**
+ * The helper a name stands for in the script (`qualifier`: "self" for `self.name`, "super" for
+ * `super().name`); undefined for a name that is not a (flag-giving) import or method.
+ */
+export type HelperLookup = (name: string, qualifier?: "self" | "super") => Helper | undefined;
 
 /** Modules that give no compiler flags. */
 const FLAGLESS =
@@ -64,7 +67,8 @@ const exists = (p: string): boolean => {
 
 const moduleCache = new Map<string, { stamp: string; stmts: PyStatement[] }>();
 
-function moduleStatements(file: string): PyStatement[] {
+/** A Python module's statements, parsed once until it changes on disk. */
+export function moduleStatements(file: string): PyStatement[] {
   const st = statSync(file);
   const stamp = `${st.size}:${st.mtimeMs}`;
   const hit = moduleCache.get(file);
@@ -103,8 +107,8 @@ export function scriptHelpers(file: string, stmts: readonly PyStatement[]): Help
   const imports = fromImports(stmts);
   const dir = dirname(file);
   const cache = new Map<string, Helper | undefined>();
-  return (name) => {
-    const imp = imports.get(name);
+  return (name, qualifier) => {
+    const imp = qualifier ? undefined : imports.get(name);
     if (!imp) return undefined;
     if (!cache.has(name)) cache.set(name, resolveImport(dir, imp));
     return cache.get(name);

@@ -103,14 +103,24 @@ function reaches(tokens: readonly PyToken[]): Reach[] {
   return out;
 }
 
+/** `self.name` → "self", `super().name` → "super", a bare name → undefined, another attribute → null. */
+function qualifierOf(tokens: readonly PyToken[], i: number): "self" | "super" | undefined | null {
+  if (tokens[i - 1]?.text !== ".") return undefined;
+  const before = tokens.slice(Math.max(0, i - 4), i - 1).map((t) => t.text);
+  if (before[before.length - 1] === "self") return "self";
+  return before.join(" ") === "super ( )" ? "super" : null;
+}
+
 /** The imported project helpers a statement uses, run in its place; those we cannot read, noted. */
 function helperCalls(tokens: readonly PyToken[], m: MacroState, found: Found, env: ScriptEnv): MacroState {
   if (tokens[0]?.text === "from" || tokens[0]?.text === "import") return m;
   let macros = m;
   const flagish = tokens.some((t) => t.kind !== "op" && /flag|nvcc|compile_args/i.test(t.text));
   tokens.forEach((t, i) => {
-    if (t.kind !== "name" || tokens[i - 1]?.text === ".") return;
-    const h = env.helper(t.text);
+    if (t.kind !== "name") return;
+    const qualifier = qualifierOf(tokens, i);
+    if (qualifier === null) return;
+    const h = env.helper(t.text, qualifier);
     if (h && "stmts" in h && env.depth < 3)
       macros = run(h.stmts, macros, found, { ...env, depth: env.depth + 1 });
     else if (h && "unread" in h && flagish) env.unread.add(h.unread);
@@ -204,13 +214,14 @@ export function scriptBuild(
   stmts: readonly PyStatement[],
   pytorch: boolean,
   notes: string[],
+  helper: HelperLookup = scriptHelpers(file, stmts),
 ): BuildUnit {
   const start: MacroState = {
     defines: new Map(pytorch ? PYTORCH_NVCC_DEFINES.map((d) => [d, "1"]) : []),
     undefines: new Set(),
   };
   const found: Found = { archLists: [], literals: [], cmakeArchs: [] };
-  const env: ScriptEnv = { helper: scriptHelpers(file, stmts), unread: new Set(), depth: 0 };
+  const env: ScriptEnv = { helper, unread: new Set(), depth: 0 };
   const { defines, undefines } = run(stmts, start, found, env);
   if (env.unread.size > 0) for (const d of PYTORCH_NVCC_DEFINES) if (!undefines.has(d)) defines.delete(d);
   // cpp_extension adds TORCH_CUDA_ARCH_LIST's flags to an extension whose own flags name no arch: the

@@ -75,3 +75,22 @@ test("setup.py: a conditional expression's HIP arm does not reach a CUDA build",
   assert.equal(macro(c, "KERNELS_ROCM_TUNED"), "unknown");
   assert.equal(macro(c, "KERNELS_FAST"), "unknown", "a condition that cannot be told");
 });
+
+test("op_builder: a class whose sources() lists the file builds it with its nvcc_args(), after PyTorch's", () => {
+  const fused = contextOf("op-builder", "csrc/fused/fused_kernel.cu");
+  assert.equal(fused.build?.kind, "op_builder");
+  assert.equal(fused.build?.file, join(FIX, "op-builder/op_builder/fused.py"));
+  assert.ok(fused.pytorch);
+  assert.equal(macro(fused, "__CUDA_NO_HALF_OPERATORS__"), "undefined");
+  assert.equal(macro(fused, "__CUDA_NO_HALF_CONVERSIONS__"), "undefined");
+  assert.equal(macro(fused, "__CUDA_NO_HALF2_OPERATORS__"), "1");
+  assert.equal(macro(fused, "FUSED_VEC"), "4");
+  assert.equal(macro(fused, "OPS_ROCM"), "unknown", "the ROCm branch is not taken");
+  assert.deepEqual(fused.targets.archs, [80]);
+  const plain = contextOf("op-builder", "csrc/plain/plain.cu");
+  assert.equal(plain.build?.kind, "op_builder");
+  assert.equal(macro(plain, "__CUDA_NO_HALF_OPERATORS__"), "undefined", "the base class's nvcc_args()");
+  assert.equal(macro(plain, "FUSED_VEC"), "unknown");
+  // sources() computed at run time: not this reader's; setup.py (no CUDAExtension of its own) owns it.
+  assert.equal(contextOf("op-builder", "csrc/computed/c.cu").build?.kind, "setup.py");
+});
