@@ -3,6 +3,7 @@
 // the macros its compiler command line defines. Targets come from the setting (or --arch), then the
 // nearest build file of each kind in the order build.toml, CMakeLists.txt, setup.py, then
 // $TORCH_CUDA_ARCH_LIST, compile_commands.json, and last this machine's GPU when the caller knows it.
+import { readdirSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { BuildFacts } from "../rules/rule";
 import { formatArch } from "./arch";
@@ -22,6 +23,8 @@ export type TargetSource =
   | "build.toml"
   | "CMakeLists.txt"
   | "setup.py"
+  | "cpp_extension.load"
+  | "op_builder"
   | "TORCH_CUDA_ARCH_LIST"
   | "compile_commands.json"
   | "cli"
@@ -71,9 +74,41 @@ export interface BuildContext {
   undefines: ReadonlySet<string>;
   /** A PyTorch extension build (PyTorch's nvcc flags are among the defines). */
   pytorch: boolean;
+  /** Flags the build takes from somewhere we cannot read: its macros are not known. */
+  flagsUnread?: string;
 }
 
-const KINDS: readonly BuildKind[] = ["build.toml", "CMakeLists.txt", "setup.py"];
+const listing = (dir: string, keep: (name: string) => boolean): string[] => {
+  try {
+    return readdirSync(dir)
+      .filter(keep)
+      .sort()
+      .slice(0, 200)
+      .map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * The build files of each kind, in the order they own a source, found in a folder; and whether one that
+ * does not list the source still builds it (a build.toml, CMakeLists.txt or setup.py builds its folder).
+ */
+const KINDS: readonly { kind: BuildKind; files: (dir: string) => string[]; generic: boolean }[] = [
+  { kind: "build.toml", files: (dir) => [join(dir, "build.toml")], generic: true },
+  {
+    kind: "cpp_extension.load",
+    files: (dir) => listing(dir, (n) => n.endsWith(".py") && n !== "setup.py"),
+    generic: false,
+  },
+  {
+    kind: "op_builder",
+    files: (dir) => listing(join(dir, "op_builder"), (n) => n.endsWith(".py")),
+    generic: false,
+  },
+  { kind: "CMakeLists.txt", files: (dir) => [join(dir, "CMakeLists.txt")], generic: true },
+  { kind: "setup.py", files: (dir) => [join(dir, "setup.py")], generic: true },
+];
 
 export function ancestors(start: string, stopAt: string | undefined): string[] {
   const stop = stopAt ? resolve(stopAt) : undefined;
@@ -116,9 +151,13 @@ function buildFilesOf(file: string, dirs: readonly string[]): { found: Found[]; 
     const u = unit(info);
     if (u) found.push({ info, unit: u });
   };
-  for (const kind of KINDS)
+  for (const { kind, files, generic } of KINDS)
     for (const dir of dirs)
-      visit(readBuildFile(kind, join(dir, kind)), (info) => unitFor(info, file) ?? projectUnit(info));
+      for (const f of files(dir))
+        visit(readBuildFile(kind, f), (info) => {
+          const unit = unitFor(info, file);
+          return generic ? (unit ?? projectUnit(info)) : unit?.sources ? unit : undefined;
+        });
   for (const dir of dirs)
     for (const f of [join(dir, "compile_commands.json"), join(dir, "build", "compile_commands.json")])
       visit(readBuildFile("compile_commands.json", f), (info) => unitFor(info, file));
@@ -237,6 +276,7 @@ export function resolveBuildContext(q: TargetQuery): BuildContext {
     defines,
     undefines,
     pytorch: owner?.unit.pytorch ?? false,
+    ...(owner?.unit.flagsUnread ? { flagsUnread: owner.unit.flagsUnread } : {}),
   };
 }
 
@@ -247,7 +287,7 @@ export function buildFacts(ctx: BuildContext): BuildFacts {
     targetsDeclared: ctx.targets.declared,
     defines: ctx.defines,
     undefines: ctx.undefines,
-    definesKnown: ctx.build !== undefined,
+    definesKnown: ctx.build !== undefined && ctx.flagsUnread === undefined,
     pytorch: ctx.pytorch,
   };
 }
@@ -276,6 +316,8 @@ export function describeContext(ctx: BuildContext, cwd?: string): string[] {
     "build.toml": "build.toml",
     "CMakeLists.txt": "CMakeLists.txt",
     "setup.py": "setup.py",
+    "cpp_extension.load": "the script's cpp_extension.load flags",
+    op_builder: "the op builder's nvcc flags",
     "compile_commands.json": "compile_commands.json",
   };
   const where = ctx.targets.file ? ` (${show(ctx.targets.file)})` : "";
@@ -286,6 +328,10 @@ export function describeContext(ctx: BuildContext, cwd?: string): string[] {
     `Targets: ${ctx.targets.source === "default" ? "none declared" : archs} from ${from[ctx.targets.source]}${where}${ctx.targetsFrom ? `, ${ctx.targetsFrom}` : ""}`,
     `Macros: ${macros.length > 0 ? macros.map((m) => `-D${m}`).join(" ") : "none"}${b ? "" : " (no build file: the file's own includes decide what is a PyTorch extension)"}`,
   ];
+  if (ctx.flagsUnread)
+    lines.push(
+      `Flags not read: ${ctx.flagsUnread}; they may undo PyTorch's switches, so those are not assumed`,
+    );
   const own = [...ctx.undefines].filter((m) => !HIP_MACROS.includes(m)).sort();
   const hip = HIP_MACROS.every((m) => ctx.undefines.has(m))
     ? ["HIP's (USE_ROCM, __HIP_PLATFORM_AMD__…)"]

@@ -14,7 +14,9 @@ import {
   type BuildUnit,
 } from "./buildFlags";
 import { readCMake } from "./cmakeRead";
+import { readOpBuilder } from "./opBuilderRead";
 import { readSetupPy } from "./setupPyRead";
+import { readTorchLoad } from "./torchLoadRead";
 
 export {
   archTokens,
@@ -126,6 +128,8 @@ const READERS: Record<BuildKind, (file: string, text: string, notes: string[]) =
   "build.toml": readBuildToml,
   "CMakeLists.txt": readCMake,
   "setup.py": readSetupPy,
+  "cpp_extension.load": readTorchLoad,
+  op_builder: readOpBuilder,
   "compile_commands.json": (file, text) => readCompileCommands(file, text),
 };
 

@@ -4,7 +4,13 @@
 import { parseArch } from "./arch";
 
 export type Backend = "cuda" | "rocm" | "metal" | "xpu" | "cpu";
-export type BuildKind = "build.toml" | "CMakeLists.txt" | "setup.py" | "compile_commands.json";
+export type BuildKind =
+  | "build.toml"
+  | "CMakeLists.txt"
+  | "setup.py"
+  | "cpp_extension.load"
+  | "op_builder"
+  | "compile_commands.json";
 
 /** One thing a build file builds: a build.toml kernel, or the whole project for the other kinds. */
 export interface BuildUnit {
@@ -25,6 +31,8 @@ export interface BuildUnit {
   undefines: Set<string>;
   /** A PyTorch extension build (setup.py with CUDAExtension): PyTorch's nvcc flags apply. */
   pytorch: boolean;
+  /** Where flags come from that we cannot read (a helper outside the project): its macros are not known. */
+  flagsUnread?: string;
 }
 
 /**

@@ -4,8 +4,10 @@
 // exclusive: a branch a CUDA build does not take (`if IS_ROCM:`) is skipped, and where the branch cannot be
 // told, a macro keeps only the state every branch agrees on. A flag built at run time (an f-string's
 // {…}, .format, `+ value`) leaves its macro unknown, and the -D flags of a CMake configure step
-// (cmake_args) are CMake's variables, not macros. Not seen: what functions return where they are called,
-// values read from the environment.
+// (cmake_args) are CMake's variables, not macros. A conditional expression (`[…] if IS_HIP else […]`) is
+// read like an if/else. Functions the project's helper modules define are read where they are called
+// (pythonHelpers); one imported from elsewhere into a flags statement leaves PyTorch's switches unknown.
+// Not seen: values read from the environment; a function's flags apply where it is defined, not called.
 import {
   archTokens,
   archsFromFlags,
@@ -20,6 +22,8 @@ import {
 } from "./buildFlags";
 import type { PyToken } from "./buildSyntax";
 import { pythonStatements, type PyStatement } from "./pythonBlocks";
+import { conditionals } from "./pythonExprs";
+import { scriptHelpers, type HelperLookup } from "./pythonHelpers";
 
 interface Found {
   /** TORCH_CUDA_ARCH_LIST values it sets. */
@@ -79,14 +83,66 @@ function completedAtRunTime(tokens: readonly PyToken[], i: number): boolean {
   return next?.text === "." && tokens[i + 2]?.text === "format";
 }
 
+/** How far a statement's literals count: as written, as maybe (a conditional arm not told), or not at all. */
+type Reach = "yes" | "maybe" | "no";
+
+/** Per token, whether its literal counts, by the conditional expressions (`A if IS_HIP else B`) around it. */
+function reaches(tokens: readonly PyToken[]): Reach[] {
+  const out: Reach[] = tokens.map(() => "yes");
+  const mark = ([a, b]: [number, number], r: Reach): void => {
+    for (let i = a; i < b; i++) if (out[i] !== "no") out[i] = r;
+  };
+  for (const c of conditionals(tokens)) {
+    const taken = pythonCondition(tokens.slice(...c.cond));
+    mark(c.cond, "no");
+    if (taken === undefined) {
+      mark(c.then, "maybe");
+      mark(c.otherwise, "maybe");
+    } else mark(taken ? c.otherwise : c.then, "no");
+  }
+  return out;
+}
+
+/** `self.name` → "self", `super().name` → "super", a bare name → undefined, another attribute → null. */
+function qualifierOf(tokens: readonly PyToken[], i: number): "self" | "super" | undefined | null {
+  if (tokens[i - 1]?.text !== ".") return undefined;
+  const before = tokens.slice(Math.max(0, i - 4), i - 1).map((t) => t.text);
+  if (before[before.length - 1] === "self") return "self";
+  return before.join(" ") === "super ( )" ? "super" : null;
+}
+
+/** The imported project helpers a statement uses, run in its place; those we cannot read, noted. */
+function helperCalls(tokens: readonly PyToken[], m: MacroState, found: Found, env: ScriptEnv): MacroState {
+  if (tokens[0]?.text === "from" || tokens[0]?.text === "import") return m;
+  let macros = m;
+  const flagish = tokens.some((t) => t.kind !== "op" && /flag|nvcc|compile_args/i.test(t.text));
+  tokens.forEach((t, i) => {
+    if (t.kind !== "name") return;
+    const qualifier = qualifierOf(tokens, i);
+    if (qualifier === null) return;
+    const h = env.helper(t.text, qualifier);
+    if (h && "stmts" in h && env.depth < 3)
+      macros = run(h.stmts, macros, found, { ...env, depth: env.depth + 1 });
+    else if (h && "unread" in h && flagish) env.unread.add(h.unread);
+  });
+  return macros;
+}
+
 /** One simple statement: its TORCH_CUDA_ARCH_LIST, flags, or CMake arguments. */
-function simpleStatement(tokens: readonly PyToken[], macros: MacroState, found: Found): void {
+function simpleStatement(
+  tokens: readonly PyToken[],
+  m: MacroState,
+  found: Found,
+  env: ScriptEnv,
+): MacroState {
+  const macros = helperCalls(tokens, m, found, env);
   const first = tokens[0];
   const cmake =
     (first?.kind === "name" && /cmake/i.test(first.text)) ||
     tokens.some((t) => t.kind === "string" && t.text === "cmake");
+  const reach = reaches(tokens);
   tokens.forEach((t, i) => {
-    if (t.kind !== "string") return;
+    if (t.kind !== "string" || reach[i] === "no") return;
     if (cmake) {
       const archs = /^-DCMAKE_CUDA_ARCHITECTURES(?::\w+)?=(.*)$/.exec(t.text)?.[1];
       if (archs !== undefined && !completedAtRunTime(tokens, i))
@@ -100,33 +156,43 @@ function simpleStatement(tokens: readonly PyToken[], macros: MacroState, found: 
       else if (a?.text === "," && b?.kind === "string") found.archLists.push(b.text);
     }
     found.literals.push(t.text);
-    macroFlags([t.text], macros.defines, macros.undefines, completedAtRunTime(tokens, i));
+    const unknown = reach[i] === "maybe" || completedAtRunTime(tokens, i);
+    macroFlags([t.text], macros.defines, macros.undefines, unknown);
   });
+  return macros;
 }
 
-function run(stmts: readonly PyStatement[], macros: MacroState, found: Found): MacroState {
+/** What running a script's statements needs besides its macros: its helpers, and what could not be read. */
+interface ScriptEnv {
+  helper: HelperLookup;
+  unread: Set<string>;
+  /** How many helpers deep the statements run. */
+  depth: number;
+}
+
+function run(stmts: readonly PyStatement[], macros: MacroState, found: Found, env: ScriptEnv): MacroState {
   let m = macros;
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i]!;
-    if (!s.head) simpleStatement(s.tokens, m, found);
-    else if (s.head !== "if") m = run(s.body ?? [], m, found);
+    if (!s.head) m = simpleStatement(s.tokens, m, found, env);
+    else if (s.head !== "if") m = run(s.body ?? [], m, found, env);
     else {
       const chain = [s];
       while (/^(?:elif|else)$/.test(stmts[i + 1]?.head ?? "")) chain.push(stmts[++i]!);
-      m = runIf(chain, m, found);
+      m = runIf(chain, m, found, env);
     }
   }
   return m;
 }
 
 /** An if/elif/else chain: the branches a CUDA build may take, their macros merged. */
-function runIf(chain: readonly PyStatement[], m: MacroState, found: Found): MacroState {
+function runIf(chain: readonly PyStatement[], m: MacroState, found: Found, env: ScriptEnv): MacroState {
   const outcomes: MacroState[] = [];
   let certain = false;
   for (const br of chain) {
     const taken = br.head === "else" ? true : pythonCondition(br.tokens);
     if (taken === false) continue;
-    outcomes.push(run(br.body ?? [], copyMacros(m), found));
+    outcomes.push(run(br.body ?? [], copyMacros(m), found, env));
     if (taken === true) {
       certain = true;
       break;
@@ -138,16 +204,26 @@ function runIf(chain: readonly PyStatement[], m: MacroState, found: Found): Macr
   return outcomes.length === 1 ? outcomes[0]! : mergeExclusive(outcomes);
 }
 
-/** setup.py: one unit for the whole project. */
-export function readSetupPy(file: string, text: string, notes: string[]): BuildUnit[] {
-  const stmts = pythonStatements(text);
-  const pytorch = /\b(?:CUDAExtension|cpp_extension)\b/.test(text) && hasName(stmts);
+/**
+ * What a Python build script gives the sources it builds: PyTorch's nvcc flags when `pytorch`, then its own
+ * flags and those of the project helpers it calls, in order. Flags from a helper we cannot read leave
+ * PyTorch's switches unknown (a -U may undo them) and say so in `flagsUnread`.
+ */
+export function scriptBuild(
+  file: string,
+  stmts: readonly PyStatement[],
+  pytorch: boolean,
+  notes: string[],
+  helper: HelperLookup = scriptHelpers(file, stmts),
+): BuildUnit {
   const start: MacroState = {
     defines: new Map(pytorch ? PYTORCH_NVCC_DEFINES.map((d) => [d, "1"]) : []),
     undefines: new Set(),
   };
   const found: Found = { archLists: [], literals: [], cmakeArchs: [] };
-  const { defines, undefines } = run(stmts, start, found);
+  const env: ScriptEnv = { helper, unread: new Set(), depth: 0 };
+  const { defines, undefines } = run(stmts, start, found, env);
+  if (env.unread.size > 0) for (const d of PYTORCH_NVCC_DEFINES) if (!undefines.has(d)) defines.delete(d);
   // cpp_extension adds TORCH_CUDA_ARCH_LIST's flags to an extension whose own flags name no arch: the
   // project's targets are the flags' and, when it sets a list, the list's (for its other extensions).
   const flagArchs = archsFromFlags(found.literals.join("\n"));
@@ -160,16 +236,22 @@ export function readSetupPy(file: string, text: string, notes: string[]): BuildU
     listArchs.length > 0 ? "the TORCH_CUDA_ARCH_LIST it sets" : "",
     cmakeArchs.length > 0 ? "the CMAKE_CUDA_ARCHITECTURES it passes to CMake" : "",
   ].filter((f) => f !== "");
-  return [
-    {
-      backend: "cuda",
-      archs,
-      ...(archsFrom.length > 0 ? { archsFrom: `from ${archsFrom.join(" and ")}` } : {}),
-      defines,
-      undefines,
-      pytorch,
-    },
-  ];
+  return {
+    backend: "cuda",
+    archs,
+    ...(archsFrom.length > 0 ? { archsFrom: `from ${archsFrom.join(" and ")}` } : {}),
+    defines,
+    undefines,
+    pytorch,
+    ...(env.unread.size > 0 ? { flagsUnread: [...env.unread].join(", ") } : {}),
+  };
+}
+
+/** setup.py: one unit for the whole project. */
+export function readSetupPy(file: string, text: string, notes: string[]): BuildUnit[] {
+  const stmts = pythonStatements(text);
+  const pytorch = /\b(?:CUDAExtension|cpp_extension)\b/.test(text) && hasName(stmts);
+  return [scriptBuild(file, stmts, pytorch, notes)];
 }
 
 /** Whether the statements name one of `names` in code (not only in a comment or a string). */
