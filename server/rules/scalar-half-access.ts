@@ -189,7 +189,7 @@ function pointersOf(
 ): Map<string, Pointer> {
   const pointers = new Map<string, Pointer>();
   const local = afterTemplateHeader(idx.text, f.start) || src.includes("using") || src.includes("typedef");
-  const types = local ? functionTypeNames(idx, declEnv(ctx), f) : undefined;
+  const types = local ? functionTypeNames(idx, declEnv(ctx), f, src) : undefined;
   if (types?.templateParams.length) idx.readsWholeFile(); // the instantiations may lie anywhere in the file
   if (!types || (types.hidden.size === 0 && types.names.size === 0)) {
     for (const m of pointerMatches(src, base.re)) pointers.set(m[2]!, { kind: base.kind.get(m[1]!)! });
@@ -270,7 +270,7 @@ function reportAccesses(
   hits: { sub: Node; name: string; pointer: Pointer }[],
 ): void {
   if (hits.length === 0) return;
-  const locals = new FunctionLocals(f.body);
+  const locals = new FunctionLocals(idx.root, codeSlice(idx, f.start, f.end), f.start);
   // Each loop's range read once (endIndex crosses into wasm), not once per access.
   const loops = idx.loops(f.body.startIndex, f.body.endIndex).map((l) => ({
     node: l,
@@ -293,7 +293,7 @@ function reportAccesses(
   for (const { sub, name, pointer, loop, key, shape } of placed) {
     if (reported.has(key)) continue;
     // A value shared by a group of threads is no stream; outside loops only the thread's own element counts.
-    if (shape === "broadcast" || (!loop && shape !== "contiguous")) continue;
+    if (shape === "broadcast" || (!loop && !locals.contiguousAt(sub))) continue;
     reported.add(key);
     ctx.report({ node: sub, message: loop ? loopMessage(name, pointer) : threadMessage(name, pointer) });
   }

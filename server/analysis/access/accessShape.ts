@@ -3,48 +3,101 @@
 //   the addresses come from data, no wider load covers them;
 // - "broadcast": neighbouring threads read the same element (`scale[i / group]`, `scale[blockIdx.y]`
 //   with no thread- or loop-varying name in the index): one value per group, not a stream;
-// - "contiguous": consecutive threads touch consecutive elements (`x[i]`, `row[d + half]` with
-//   `i = blockIdx.x * blockDim.x + threadIdx.x`, `d = threadIdx.x`): the one-element-per-thread layout;
-// - "other": anything else (strided, loop-indexed, unknown).
+// - contiguous (asked apart, contiguousAt): consecutive threads touch consecutive elements (`x[i]`,
+//   `row[d + half]` with `i = blockIdx.x * blockDim.x + threadIdx.x`, `d = threadIdx.x`): the
+//   one-element-per-thread layout;
+// - "other": anything else (contiguous, strided, loop-indexed, unknown).
 // Locals are followed through their first initialiser in the function (a later assignment is not
-// seen), a few levels deep; parameters and globals are taken as the same for every thread.
+// seen), a few levels deep, reading their text; parameters and globals are taken as the same for every
+// thread.
 import type { Node } from "web-tree-sitter";
 import { unparen } from "../source/nodes";
 
-export type AccessShape = "gather" | "broadcast" | "contiguous" | "other";
+export type AccessShape = "gather" | "broadcast" | "other";
 
-/** A function's locals: each name's first initialiser, and the names a `for` declares. */
+/** A local's first initialiser (node and text) and whether a `for` declares it. */
+interface Local {
+  value: Node | null;
+  text: string;
+  loop: boolean;
+}
+
+/** A name not after `.` or `->` (group 1). */
+const NAME = /(?<![\w.>])([A-Za-z_]\w*)/g;
+/** A `*` after an operator or at the start, before an operand: a dereference, not a product. */
+const DEREF = /(?:^|[-+*/%(,=<>&|!?:])\s*\*\s*[A-Za-z_(]/;
+/** The built-in index variables and keywords an index may name: nothing to look up. */
+const BUILTINS: ReadonlySet<string> = new Set([
+  "threadIdx",
+  "blockIdx",
+  "blockDim",
+  "gridDim",
+  "int",
+  "int64_t",
+  "size_t",
+  "long",
+  "unsigned",
+  "static_cast",
+  "const",
+]);
+
+/**
+ * A function's locals, looked up by name as the shapes need them: each name's first initialiser
+ * (`NAME = value` in a declaration), and whether a `for` declares it. Found from the code text, then
+ * one tree lookup at the `=`: walking every declaration of every function costs more.
+ */
 export class FunctionLocals {
-  private readonly values = new Map<string, Node | null>();
-  private readonly loopNames = new Set<string>();
+  private readonly values = new Map<string, Local>();
 
-  constructor(body: Node) {
-    for (const d of body.descendantsOfType("init_declarator")) {
-      const name = d?.childForFieldName("declarator");
-      if (!d || name?.type !== "identifier" || this.values.has(name.text)) continue;
-      this.values.set(name.text, d.childForFieldName("value"));
-      if (d.parent?.parent?.type === "for_statement") this.loopNames.add(name.text);
+  /** `code`: the function's code (comments and literals blanked), starting at offset `base` of the file. */
+  constructor(
+    private readonly root: Node,
+    private readonly code: string,
+    private readonly base: number,
+  ) {}
+
+  private local(name: string): Local {
+    let v = this.values.get(name);
+    if (v) return v;
+    v = { value: null, text: "", loop: false };
+    const re = new RegExp(`\\b${name}\\s*=(?!=)`, "g");
+    for (const m of this.code.matchAll(re)) {
+      const eq = this.base + m.index + m[0].length - 1;
+      const init = this.root.namedDescendantForIndex(eq, eq + 1);
+      if (init?.type !== "init_declarator") continue;
+      const value = init.childForFieldName("value");
+      v = { value, text: value?.text ?? "", loop: init.parent?.parent?.type === "for_statement" };
+      break;
     }
+    this.values.set(name, v);
+    return v;
   }
 
-  /** Does the expression read memory (a subscript or `*p`), directly or through a local's initialiser? */
-  loads(n: Node | null, depth = 0): boolean {
-    if (!n || depth > 4) return false;
-    if (n.type === "subscript_expression") return true;
-    if (n.type === "pointer_expression" && n.childForFieldName("operator")?.text === "*") return true;
-    if (n.type === "identifier") return this.loads(this.values.get(n.text) ?? null, depth + 1);
-    if (n.type === "call_expression") return false; // __ldg(p + i) and friends: rare as an index
-    return n.namedChildren.some((c) => this.loads(c, depth));
+  /** The names an expression's text reads (not members after `.`/`->`, not the built-in index variables). */
+  private names(text: string): string[] {
+    const out: string[] = [];
+    for (const m of text.matchAll(NAME)) if (!BUILTINS.has(m[1]!)) out.push(m[1]!);
+    return out;
+  }
+
+  /**
+   * Does the expression read memory (a subscript or a `*p` dereference), directly or through a local's
+   * initialiser? Read from the text: a `[`, or a `*` where no operand ends before it.
+   */
+  loads(text: string, depth = 0): boolean {
+    if (depth > 4) return false;
+    if (text.includes("[") || DEREF.test(text)) return true;
+    return this.names(text).some((n) => this.loads(this.local(n).text, depth + 1));
   }
 
   /** Does the expression differ between threads or iterations (threadIdx, a loop variable, or a local of them)? */
-  varies(n: Node | null, depth = 0): boolean {
-    if (!n || depth > 4) return false;
-    if (n.type === "identifier") {
-      if (n.text === "threadIdx" || this.loopNames.has(n.text)) return true;
-      return this.varies(this.values.get(n.text) ?? null, depth + 1);
-    }
-    return n.namedChildren.some((c) => this.varies(c, depth));
+  varies(text: string, depth = 0): boolean {
+    if (depth > 4) return false;
+    if (text.includes("threadIdx")) return true;
+    return this.names(text).some((n) => {
+      const { text: value, loop } = this.local(n);
+      return loop || this.varies(value, depth + 1);
+    });
   }
 
   /** Is the expression the thread's own consecutive position (threadIdx.x plus thread-invariant terms)? */
@@ -52,28 +105,42 @@ export class FunctionLocals {
     if (!node || depth > 4) return false;
     const n = stripCasts(node);
     if (n.type === "field_expression") return n.text.replace(/\s/g, "") === "threadIdx.x";
-    if (n.type === "identifier") return this.contiguous(this.values.get(n.text) ?? null, depth + 1);
+    if (n.type === "identifier") return this.contiguous(this.local(n.text).value, depth + 1);
     if (n.type !== "binary_expression") return false;
     const op = n.childForFieldName("operator")?.text;
     if (op !== "+" && op !== "-") return false;
     const l = n.childForFieldName("left");
     const r = n.childForFieldName("right");
     // One side is the thread's position, the other the same for every thread (`base + i`, `i - off`).
-    if (this.contiguous(l, depth) && !this.varies(r)) return true;
-    return op === "+" && this.contiguous(r, depth) && !this.varies(l);
+    if (this.contiguous(l, depth) && !this.varies(r?.text ?? "")) return true;
+    return op === "+" && this.contiguous(r, depth) && !this.varies(l?.text ?? "");
   }
 
-  /** The shape of a subscript access (see the module comment). */
+  /**
+   * The shape of a subscript access (see the module comment); a contiguous access is "other" here:
+   * telling it apart walks the index again (contiguousAt), which only accesses outside loops need.
+   */
   shape(sub: Node): AccessShape {
-    const index = sub.childForFieldName("indices")?.namedChild(0) ?? sub.childForFieldName("index");
+    const index = indexOf(sub);
     if (!index) return "other";
-    if (this.loads(index)) return "gather";
+    const text = index.text;
+    if (this.loads(text)) return "gather";
     const top = stripCasts(index);
     const op = top.type === "binary_expression" ? top.childForFieldName("operator")?.text : undefined;
     if (op === "/" || op === ">>") return "broadcast";
-    if (!this.varies(index) && !this.varies(sub.childForFieldName("argument"))) return "broadcast";
-    return this.contiguous(index) ? "contiguous" : "other";
+    if (!this.varies(text) && !this.varies(sub.childForFieldName("argument")?.text ?? "")) return "broadcast";
+    return "other";
   }
+
+  /** Does the access (shaped "other") touch the thread's own consecutive element? */
+  contiguousAt(sub: Node): boolean {
+    return this.contiguous(indexOf(sub));
+  }
+}
+
+/** A subscript's index expression. */
+function indexOf(sub: Node): Node | null {
+  return sub.childForFieldName("indices")?.namedChild(0) ?? sub.childForFieldName("index");
 }
 
 /** The expression under parentheses and casts (`(int64_t)i`, `static_cast<int>(i)`). */

@@ -28,7 +28,11 @@ export function blocks(code: string): Block[] {
   for (let i = 0; i < code.length; i++) {
     const c = code.charCodeAt(i);
     if (c === 123) {
-      const b = { open: i, close: code.length, namespace: NAMESPACE_HEAD.test(code.slice(Math.max(0, i - 80), i)) };
+      const b = {
+        open: i,
+        close: code.length,
+        namespace: NAMESPACE_HEAD.test(code.slice(Math.max(0, i - 80), i)),
+      };
       out.push(b);
       open.push(b);
     } else if (c === 125) {
@@ -105,9 +109,22 @@ export function scopedAliases(idx: FileIndex, fileKinds: ReadonlyMap<string, Hal
   });
 }
 
+/** The block-scoped alias `name` visible at `at` (the latest-defined one), if any. */
+export function scopedAliasAt(
+  aliases: readonly ScopedAlias[],
+  name: string,
+  at: number,
+): ScopedAlias | undefined {
+  let found: ScopedAlias | undefined;
+  for (const a of aliases) if (a.name === name && a.from <= at && at < a.to) found = a;
+  return found;
+}
+
 /** The half kind `name` names at `at` through a block-scoped alias: undefined where none is visible. */
-export function scopedKindAt(aliases: readonly ScopedAlias[], name: string, at: number): HalfKind | null | undefined {
-  let kind: HalfKind | null | undefined;
-  for (const a of aliases) if (a.name === name && a.from <= at && at < a.to) kind = a.kind;
-  return kind;
+export function scopedKindAt(
+  aliases: readonly ScopedAlias[],
+  name: string,
+  at: number,
+): HalfKind | null | undefined {
+  return scopedAliasAt(aliases, name, at)?.kind;
 }

@@ -33,7 +33,8 @@ function pytorchTypes(name: string): string[] {
   const out: string[] = [];
   if (name.includes("REDUCED_FLOATING")) out.push("at::Half", "at::BFloat16");
   else if (name.includes("FLOATING")) out.push("float", "double");
-  if (name.includes("ALL_TYPES")) out.push("uint8_t", "int8_t", "int16_t", "int", "int64_t", "float", "double");
+  if (name.includes("ALL_TYPES"))
+    out.push("uint8_t", "int8_t", "int16_t", "int", "int64_t", "float", "double");
   if (name.includes("AND_HALF")) out.push("at::Half");
   return out;
 }
@@ -115,7 +116,8 @@ export function dispatchCalls(idx: FileIndex, env: DeclEnv): DispatchCall[] {
     const out: DispatchCall[] = [];
     for (const m of code.matchAll(CALLED)) {
       const name = m[1]!;
-      const known = table.get(name) ?? (name.startsWith("AT_DISPATCH_") ? macroBindings(name, env.defines) : undefined);
+      const known =
+        table.get(name) ?? (name.startsWith("AT_DISPATCH_") ? macroBindings(name, env.defines) : undefined);
       if (!known) continue;
       const open = m.index + m[0].length - 1;
       const close = closingParen(code, open);

@@ -9,11 +9,12 @@
 // from a launch or call (`k<<<…>>>(half_ptr)`; an explicit instantiation's are: `template void
 // f(half*, int);`), instantiations in other files, class templates' member functions.
 import type { Node } from "web-tree-sitter";
-import type { FileIndex } from "../source/fileIndex";
+import type { FileIndex, FunctionSpan } from "../source/fileIndex";
+import { isSpaceCode, isWordCode } from "../source/charCodes";
 import { codeOnly } from "../source/codeText";
 import type { DeclEnv } from "./declEnv";
 import { halfKindOfType, isIdentifier, type HalfKind } from "./halfTypes";
-import { scopedAliases, scopedKindAt } from "./aliasScopes";
+import { scopedAliasAt, scopedAliases } from "./aliasScopes";
 import { boundAt, closingParen, dispatchCalls } from "./dispatch";
 
 /** One type a parameter is instantiated with: as written, its 16-bit kind (if any), where, and through what. */
@@ -36,21 +37,20 @@ const TORCH_KIND: Readonly<Record<string, HalfKind>> = {
   "torch::BFloat16": "bf16",
 };
 
-const PARAM_TYPES: ReadonlySet<string> = new Set([
-  "type_parameter_declaration",
-  "optional_type_parameter_declaration",
-]);
+/** `template <…>` ending just before a definition (group 1: the parameter list). */
+const TEMPLATE_HEAD = /\btemplate\s*<((?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*)>\s*$/;
+/** A type parameter: `typename T`, `class T = float` (group 1: T); `typename... Ts` is a pack (no name). */
+const TYPE_PARAM = /^(?:typename|class)\s+([A-Za-z_]\w*)\s*(?:=.*)?$/s;
 
-/** The template parameters of a function definition, in order: type parameters by name, others as "". */
-export function templateTypeParams(fn: Node): string[] | undefined {
-  const decl = fn.parent;
-  if (decl?.type !== "template_declaration") return undefined;
-  const list = decl.childForFieldName("parameters");
-  if (!list) return undefined;
-  return list.namedChildren.map((p) => {
-    if (!p || !PARAM_TYPES.has(p.type)) return "";
-    return (p.childForFieldName("name") ?? p.namedChildren.find((c) => c?.type === "type_identifier"))?.text ?? "";
-  });
+/**
+ * The template parameters of the function definition starting at `start` (its `template <…>` header just
+ * before it, read from the code text), in order: type parameters by name, others as "".
+ */
+export function templateTypeParams(code: string, start: number): string[] | undefined {
+  const m = TEMPLATE_HEAD.exec(code.slice(Math.max(0, start - 400), start));
+  if (!m) return undefined;
+  if (m[1]!.trim() === "") return [];
+  return splitTop(m[1]!).map((p) => TYPE_PARAM.exec(p)?.[1] ?? "");
 }
 
 /** A function definition's name (the last part of a qualified one). */
@@ -83,6 +83,22 @@ function templateArgs(code: string, lt: number): string[] | undefined {
     }
   }
   return undefined;
+}
+
+const [LT, EQ, DOT] = [60, 61, 46];
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+
+/** `template RET NAME(`: an explicit instantiation's head with no template arguments (group 1: NAME). */
+const EXPLICIT = /^template\s+(?!<)[^;{}()<>]*?\b([A-Za-z_]\w*)\s*\(/;
+
+/** Offsets of `word` as a whole word in `code`. */
+function wordsAt(code: string, word: string): number[] {
+  const out: number[] = [];
+  for (let at = code.indexOf(word); at >= 0; at = code.indexOf(word, at + 1)) {
+    const end = at + word.length;
+    if ((at === 0 || !/\w/.test(code[at - 1]!)) && !/\w/.test(code[end] ?? "")) out.push(at);
+  }
+  return out;
 }
 
 /** `text` split at its top-level commas. */
@@ -128,7 +144,8 @@ function deduced(fn: Node, param: string, written: readonly string[]): string | 
   return undefined;
 }
 
-const OTHER_TYPE = /^(?:float|double|bool|char|short|int|long|unsigned|signed|size_t|u?int(?:8|16|32|64)_t|float[1-4]|half2|__half2)\b/;
+const OTHER_TYPE =
+  /^(?:float|double|bool|char|short|int|long|unsigned|signed|size_t|u?int(?:8|16|32|64)_t|float[1-4]|half2|__half2)\b/;
 
 export class Instantiations {
   private readonly code: string;
@@ -142,8 +159,8 @@ export class Instantiations {
   }
 
   /** What type parameter `index` of the template function `fn` is instantiated with (empty: unknown). */
-  of(fn: Node, index: number, seen: ReadonlySet<string> = new Set()): Instantiation[] {
-    const name = functionName(fn);
+  of(fn: FunctionSpan, index: number, seen: ReadonlySet<string> = new Set()): Instantiation[] {
+    const name = functionName(fn.node);
     if (!name) return [];
     const key = `${name}#${index}`;
     const known = this.memo.get(key);
@@ -151,22 +168,61 @@ export class Instantiations {
     if (seen.has(key)) return [];
     const inner = new Set([...seen, key]);
     const out: Instantiation[] = [];
-    const word = name.replace(/\W/g, "");
-    for (const m of this.code.matchAll(new RegExp(`(?<![\\w.])${word}\\s*<`, "g"))) {
-      const lt = m.index + m[0].length - 1;
-      if (this.code.startsWith("<<", lt + 1)) continue; // `k<<<…>>>`: no template arguments
+    for (const { at, lt } of this.templateIds().get(name) ?? []) {
       const arg = templateArgs(this.code, lt)?.[index];
-      if (arg) out.push(...this.resolve(arg, m.index, inner));
+      if (arg) out.push(...this.resolve(arg, at, inner));
     }
     // `template void f(half* out, …);`: an explicit instantiation whose arguments are deduced.
-    const param = templateTypeParams(fn)?.[index];
-    for (const m of this.code.matchAll(new RegExp(`\\btemplate\\s+(?!<)[^;{}()<>]*?\\b${word}\\s*\\(`, "g"))) {
-      const open = m.index + m[0].length - 1;
+    const param = templateTypeParams(this.code, fn.start)?.[index];
+    for (const { at, open } of this.explicit().get(name) ?? []) {
       const written = splitTop(this.code.slice(open + 1, closingParen(this.code, open)));
-      const type = param ? deduced(fn, param, written) : undefined;
-      if (type) out.push(...this.resolve(type, m.index, inner));
+      const type = param ? deduced(fn.node, param, written) : undefined;
+      if (type) out.push(...this.resolve(type, at, inner));
     }
     if (seen.size === 0) this.memo.set(key, out);
+    return out;
+  }
+
+  private explicitList: Map<string, { at: number; open: number }[]> | undefined;
+  private ids: Map<string, { at: number; lt: number }[]> | undefined;
+
+  /**
+   * Every `NAME <` of the code that may open template arguments, by NAME (at: the name, lt: the `<`):
+   * found once from the `<`s, not searched per name (`a < b` is listed too; its arguments do not parse).
+   */
+  private templateIds(): Map<string, { at: number; lt: number }[]> {
+    if (this.ids) return this.ids;
+    const out = new Map<string, { at: number; lt: number }[]>();
+    const code = this.code;
+    for (let lt = code.indexOf("<"); lt >= 0; lt = code.indexOf("<", lt + 1)) {
+      const next = code.charCodeAt(lt + 1);
+      if (next === LT || next === EQ || code.charCodeAt(lt - 1) === LT) continue; // `<<`, `<=`: no arguments
+      let end = lt;
+      while (end > 0 && isSpaceCode(code.charCodeAt(end - 1))) end--;
+      let at = end;
+      while (at > 0 && isWordCode(code.charCodeAt(at - 1))) at--;
+      // No name, a number, a member's name.
+      if (at === end || isDigitCode(code.charCodeAt(at)) || code.charCodeAt(at - 1) === DOT) continue;
+      const name = code.slice(at, end);
+      const list = out.get(name);
+      if (list) list.push({ at, lt });
+      else out.set(name, [{ at, lt }]);
+    }
+    this.ids = out;
+    return out;
+  }
+
+  /** The explicit instantiations without template arguments (`template void f(half*, int);`), by name. */
+  private explicit(): Map<string, { at: number; open: number }[]> {
+    if (this.explicitList) return this.explicitList;
+    const out = new Map<string, { at: number; open: number }[]>();
+    for (const at of wordsAt(this.code, "template")) {
+      const m = EXPLICIT.exec(this.code.slice(at, at + 400));
+      if (!m) continue;
+      const open = at + m[0].length - 1;
+      out.set(m[1]!, [...(out.get(m[1]!) ?? []), { at, open }]);
+    }
+    this.explicitList = out;
     return out;
   }
 
@@ -178,8 +234,13 @@ export class Instantiations {
     if (kind || OTHER_TYPE.test(t)) return [{ type: t, kind, at }];
     if (!isIdentifier(t)) return [];
     const fileKinds = new Map([...this.env.halfAliases].map(([n, a]) => [n, a.kind]));
-    const scoped = scopedKindAt(scopedAliases(this.idx, fileKinds), t, at);
-    if (scoped !== undefined) return [{ type: t, kind: scoped ?? undefined, at }];
+    const scoped = scopedAliasAt(scopedAliases(this.idx, fileKinds), t, at);
+    if (scoped?.kind) return [{ type: t, kind: scoped.kind, at }];
+    if (scoped) {
+      // `using query_t = scalar_t;` in a dispatch lambda: what its type stands for where it is defined.
+      const key = `alias:${t}@${scoped.from}`;
+      return seen.has(key) ? [] : this.resolve(scoped.type, scoped.from, new Set([...seen, key]));
+    }
     const alias = this.env.halfAliases.get(t);
     if (alias) return [{ type: t, kind: alias.kind, at }];
     const dispatched = boundAt(dispatchCalls(this.idx, this.env), t, at);
@@ -187,8 +248,8 @@ export class Instantiations {
       return dispatched.types.flatMap((type) =>
         this.resolve(type, at, seen).map((i) => ({ ...i, via: dispatched.call.name })),
       );
-    const fn = this.idx.functionSpanAt(at)?.node;
-    const index = (fn && templateTypeParams(fn)?.indexOf(t)) ?? -1;
+    const fn = this.idx.functionSpanAt(at);
+    const index = (fn && templateTypeParams(this.code, fn.start)?.indexOf(t)) ?? -1;
     return fn && index >= 0 ? this.of(fn, index, seen) : [];
   }
 }
