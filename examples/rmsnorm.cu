@@ -24,12 +24,14 @@ __global__ void __launch_bounds__(BLOCK)
 
   float sum_sq = 0.0f;
   for (int i = threadIdx.x; i < cols; i += BLOCK) {
+    // cuda-kernel-dev-disable-next-line scalar-half-access -- the generic any-T path: one element per iteration also for T = __half (a vectorized FP16 path is not written)
     const float v = to_float(x[i]);
     sum_sq += v * v;
   }
   const float inv_rms = rsqrtf(block_reduce_sum(sum_sq) / cols + eps);
 
   for (int i = threadIdx.x; i < cols; i += BLOCK) {
+    // cuda-kernel-dev-disable-next-line scalar-half-access -- the generic any-T path: one element per iteration also for T = __half (a vectorized FP16 path is not written)
     y[i] = from_float<T>(to_float(x[i]) * inv_rms * to_float(weight[i]));
   }
 }

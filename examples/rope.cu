@@ -15,6 +15,7 @@ __global__ void rope_neox_kernel(T* __restrict__ x, const float* __restrict__ co
   const float* s = sin_cache + static_cast<int64_t>(token) * half_dim;
 
   for (int i = threadIdx.x; i < half_dim; i += blockDim.x) {
+    // cuda-kernel-dev-disable-next-line scalar-half-access -- the generic any-T path: one element per iteration also for T = __half (a vectorized FP16 path is not written)
     const float x1 = to_float(v[i]);
     const float x2 = to_float(v[i + half_dim]);
     v[i] = from_float<T>(x1 * c[i] - x2 * s[i]);

@@ -79,8 +79,9 @@ const ANCHORS: readonly { words: readonly string[]; inWindow?: readonly string[]
   { words: [OPT_IN_ATTRIBUTE] },
   // missing-launch-check.ts: C10_CUDA_KERNEL_LAUNCH_CHECK or `#include <torch/…>` (and ATen, c10)
   { words: ["C10_CUDA_KERNEL_LAUNCH_CHECK", "include"] },
-  // declEnv.ts: `#define`/`#include` lines, `typedef …;` and `using …;`
-  { words: ["#", "typedef", "using"] },
+  // declEnv.ts: `#define`/`#include` lines, `typedef …;` and `using …;`, aligned structs; an alias line in
+  // the window may have changed block (aliasScopes.ts: only file-level aliases are the file's)
+  { words: ["#", "typedef", "using", "align"], inWindow: ["typedef", "using"] },
   // shared-memory-reduction.ts: `extern __shared__ … name[];`, outside device functions (from the tree)
   { words: ["extern"], inWindow: ["extern"] },
   // missing-launch-check.ts: a built-in check's name or `int main(`

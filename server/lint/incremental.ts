@@ -289,6 +289,13 @@ export function relint(
   if (oldEnd < window.start || prev.text.slice(0, window.start) !== text.slice(0, window.start))
     return undefined;
   if (prev.text.slice(oldEnd) !== text.slice(window.end)) return undefined;
+  // A `/*` or `*/` the edit adds or removes can turn text outside the window into a comment or back
+  // for the readers of the code text (codeText.ts: `#include <a/*b.h>` opens one there, up to the next
+  // `*/`), which the tree's changed ranges do not show: lint the whole file.
+  if (
+    commentMarks(prev.text.slice(window.start, oldEnd)) !== commentMarks(text.slice(window.start, window.end))
+  )
+    return undefined;
   const e = editOf(tree, prev.text, text, window, oldEnd);
 
   const outside = (at: number): boolean => at < window.start || at >= oldEnd;
@@ -328,6 +335,16 @@ export function relint(
     again.length > 0 ? runRules(tree, text, { ...opts, rules: again }, { contextFrom: fresh }) : undefined;
   if (whole && whole.failures.length > 0) return undefined;
   return merged(prev.run, run, whole, kept, { ...e, constantsInWindow: constants.inWindow });
+}
+
+// The block-comment delimiters of a text, in order: "o" for an opening one, "c" for a closing one.
+function commentMarks(text: string): string {
+  let out = "";
+  for (let i = text.indexOf("*"); i >= 0; i = text.indexOf("*", i + 1)) {
+    if (text[i - 1] === "/") out += "o";
+    else if (text[i + 1] === "/") out += "c";
+  }
+  return out;
 }
 
 function editOf(tree: Tree, oldText: string, text: string, window: Region, oldEnd: number): Edit {

@@ -11,6 +11,7 @@ import { halfDecls, type HalfDecls } from "../analysis/types/halfDecls";
 import { isSpace, isWord } from "../analysis/types/halfText";
 import { WordList, type HalfKind, type HalfScope } from "../analysis/types/halfTypes";
 import { replaceNode, unparen } from "../analysis/source/nodes";
+import { floatNames } from "../analysis/types/floatNames";
 
 const TO_FLOAT: Readonly<Partial<Record<HalfKind, string>>> = {
   half: "__half2float",
@@ -47,12 +48,17 @@ const FLOAT_FUNCS: ReadonlySet<string> = new Set([
   "erff",
 ]);
 
-/** Is the expression certainly a float/int value (not a half)? Literals, float calls, casts, arithmetic of them. */
-function isArithmeticValue(node: Node, scope: HalfScope): boolean {
+/**
+ * Is the expression certainly a float/int value (not a half)? Literals, float calls, casts, names the
+ * function declares float (`floats`), arithmetic of them.
+ */
+function isArithmeticValue(node: Node, scope: HalfScope, floats: ReadonlySet<string>): boolean {
   const n = unparen(node);
   switch (n.type) {
     case "number_literal":
       return true;
+    case "identifier":
+      return floats.has(n.text) && !scope.lookup(n.text);
     case "call_expression": {
       const f = n.childForFieldName("function");
       return f?.type === "identifier" && FLOAT_FUNCS.has(f.text);
@@ -65,12 +71,12 @@ function isArithmeticValue(node: Node, scope: HalfScope): boolean {
       const l = n.childForFieldName("left");
       const r = n.childForFieldName("right");
       if (!l || !r || scope.valueKind(l) || scope.valueKind(r)) return false;
-      return isArithmeticValue(l, scope) || isArithmeticValue(r, scope);
+      return isArithmeticValue(l, scope, floats) || isArithmeticValue(r, scope, floats);
     }
     case "unary_expression":
       return (
         n.childForFieldName("operator")?.text === "-" &&
-        isArithmeticValue(n.childForFieldName("argument") ?? n, scope)
+        isArithmeticValue(n.childForFieldName("argument") ?? n, scope, floats)
       );
     default:
       return false;
@@ -269,7 +275,8 @@ function floatIntoHalfInit(idx: FileIndex, decls: HalfDecls, report: Report): vo
     let value = idx.nodeAt(at, trimmedEnd);
     // the smallest node spanning the whole initialiser text
     while (value.parent && value.endIndex - value.startIndex < trimmedEnd - at) value = value.parent;
-    if (value.startIndex === at && isArithmeticValue(value, scope)) report(value, init.kind, false);
+    if (value.startIndex === at && isArithmeticValue(value, scope, floatsAt(idx, at)))
+      report(value, init.kind, false);
   }
 }
 
@@ -282,15 +289,26 @@ const ARITH_HINT = new RegExp(`\\b\\d|\\b(?:float|double|int|${[...FLOAT_FUNCS].
  * cannot tell: a `{` before the `;` (a lambda or statement expression may hold one), an unclosed `(`, no
  * `;` in the code span, or a `=` not in code (a comment's: its parent's value may lie anywhere).
  */
-function mayBeArithmetic(idx: FileIndex, eq: number): boolean {
+function mayBeArithmetic(idx: FileIndex, eq: number, floats: ReadonlySet<string>): boolean {
   const { code, base } = codeSpan(idx);
   const from = eq - base;
   if (from < 0 || from >= code.length || code[from] !== "=") return true;
   const semi = code.indexOf(";", from);
   if (semi < 0) return true;
   const value = code.slice(from + 1, semi);
-  return value.includes("{") || unclosed(value) || ARITH_HINT.test(value);
+  if (value.includes("{") || unclosed(value) || ARITH_HINT.test(value)) return true;
+  // A name the function declares float (`row[d] = x1 * c - x2 * s;`).
+  if (floats.size > 0) for (const w of value.match(/[A-Za-z_]\w*/g) ?? []) if (floats.has(w)) return true;
+  return false;
 }
+
+/** The float-typed names of the function around `at` (none outside functions). */
+function floatsAt(idx: FileIndex, at: number): ReadonlySet<string> {
+  const fn = idx.functionSpanAt(at);
+  return fn ? floatNames(idx, fn) : NO_NAMES;
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** More `(` than `)`: the `;` lies inside parentheses (broken code), where the tree's value may run past it. */
 function unclosed(s: string): boolean {
@@ -311,7 +329,9 @@ function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): v
     const at = decls.scopeAt(index);
     let base = plainLvalueBase(idx.text, lineStart, index);
     if (base === null) base = LVALUE_BASE.exec(idx.text.slice(lineStart, index))?.[1];
-    if (!base || !at.lookup(base) || !mayBeArithmetic(idx, index)) continue;
+    if (!base || !at.lookup(base)) continue;
+    const floats = floatsAt(idx, index);
+    if (!mayBeArithmetic(idx, index, floats)) continue;
     // The `=` token's parent in one call, the smallest named node around it (Node.parent searches from
     // the root); a comment holding the `=` is such a node of its own, its parent the one around it.
     const around = idx.root.namedDescendantForIndex(index, index + 1);
@@ -322,12 +342,14 @@ function floatIntoHalfStore(idx: FileIndex, decls: HalfDecls, report: Report): v
     if (!left || !right) continue;
     const scope = decls.scopeAt(a.startIndex);
     const lk = scope.valueKind(left);
-    if ((lk === "half" || lk === "bf16") && isArithmeticValue(right, scope)) report(right, lk, false);
+    if ((lk === "half" || lk === "bf16") && isArithmeticValue(right, scope, floats)) report(right, lk, false);
   }
 }
 
 export const halfImplicitConversion: Rule = {
   id: "half-implicit-conversion",
+  // Reported only where the build removes the conversion: nvcc rejects each one ("no operator "=" matches
+  // these operands: __half = float", "no suitable conversion function"), see nvcc.test.ts.
   defaultSeverity: "error",
   basis: "does-not-compile",
   summary:

@@ -1,7 +1,10 @@
 // A loop moving global FP16/BF16 data two bytes at a time: memory-bound kernels reach a fraction of peak
 // bandwidth that way; __half2/__nv_bfloat162 (4 B) or 16-byte vectors move the same data in fewer transactions.
 import type { Node } from "web-tree-sitter";
-import type { Rule } from "./rule";
+import type { LintContext, Rule } from "./rule";
+import type { FunctionInfo } from "../analysis/source/fileIndex";
+import { FunctionLocals } from "../analysis/access/accessShape";
+import { functionTypeNames, typeNameAt } from "../analysis/types/functionTypes";
 import { codeSlice } from "../analysis/source/codeText";
 import { declEnv, type HalfAlias } from "../analysis/types/declEnv";
 import { FileIndex } from "../analysis/source/fileIndex";
@@ -12,7 +15,7 @@ import { isIdentifier } from "../analysis/types/halfTypes";
 const SCALAR_TYPES = ["__half", "half", "__nv_bfloat16", "nv_bfloat16"];
 
 /**
- * `const __half* __restrict__ x`: a pointer into FP16/BF16 memory (group 1: the type, group 2: its name),
+ * `const __half* __restrict__ x` (or `__restrict`): a pointer into FP16/BF16 memory (group 1: the type, group 2: its name),
  * through the scalar half types and their aliases (`floatX`, also where `#if` may make it float: the loop
  * moves 2-byte elements in the 16-bit builds).
  */
@@ -24,12 +27,14 @@ function halfPointer(aliases: ReadonlyMap<string, HalfAlias>): {
     SCALAR_TYPES.map((t) => [t, t.includes("bfloat") ? "bf16" : "half"]),
   );
   for (const [name, a] of aliases) if (a.kind === "half" || a.kind === "bf16") kind.set(name, a.kind);
-  const names = [...kind.keys()].filter(isIdentifier).join("|");
-  const re = new RegExp(
-    `(${names})\\s*(?:const\\s*)?\\*\\s*(?:const\\s+)?(?:__restrict__\\s+)?([A-Za-z_]\\w*)`,
-    "g",
+  return { re: halfPointerRegex([...kind.keys()]), kind };
+}
+
+/** HALF_POINTER's regex over the type names `names`. */
+function halfPointerRegex(names: readonly string[]): RegExp {
+  return globalRegex(
+    `(${names.filter(isIdentifier).join("|")})\\s*(?:const\\s*)?\\*\\s*(?:const\\s+)?(?:(?:__restrict__|__restrict|restrict)\\s+)?([A-Za-z_]\\w*)`,
   );
-  return { re, kind };
 }
 
 const DOT = 46;
@@ -140,57 +145,157 @@ function vectorizes(src: string): boolean {
 
 const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
 
+/** `name` as a word of `src`. */
+const namesWord = (src: string, name: string): boolean => new RegExp(`\\b${name}\\b`).test(src);
+
+/** Does the function move data through a vector type: a built-in one, a `*128` helper or the project's own aligned struct? */
+function vectorizesIn(src: string, projectVectors: ReadonlySet<string>): boolean {
+  if (vectorizes(src)) return true;
+  for (const v of projectVectors) if (src.includes(v) && namesWord(src, v)) return true;
+  return false;
+}
+
+/** Is the code just before `start` the end of a template header (`template <…>`)? */
+function afterTemplateHeader(text: string, start: number): boolean {
+  let i = start;
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  return text[i - 1] === ">";
+}
+
+type Kind = "half" | "bf16";
+interface Pointer {
+  kind: Kind;
+  /** Why its element type is 16-bit in a template: the instantiation, for the message. */
+  note?: string;
+}
+
+/** 1-based line of an offset. */
+function lineOf(text: string, at: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/**
+ * The pointers into 16-bit memory a function declares, by name: through the half types and the
+ * file-level aliases (`base`), and through what functionTypeNames adds for this function.
+ */
+function pointersOf(
+  ctx: LintContext,
+  idx: FileIndex,
+  f: FunctionInfo,
+  src: string,
+  base: { re: RegExp; kind: Map<string, Kind> },
+): Map<string, Pointer> {
+  const pointers = new Map<string, Pointer>();
+  const local = afterTemplateHeader(idx.text, f.start) || src.includes("using") || src.includes("typedef");
+  const types = local ? functionTypeNames(idx, declEnv(ctx), f, src) : undefined;
+  if (types?.templateParams.length) idx.readsWholeFile(); // the instantiations may lie anywhere in the file
+  if (!types || (types.hidden.size === 0 && types.names.size === 0)) {
+    for (const m of pointerMatches(src, base.re)) pointers.set(m[2]!, { kind: base.kind.get(m[1]!)! });
+    return pointers;
+  }
+  const kind = new Map([...base.kind].filter(([n]) => !types.hidden.has(n)));
+  const re = halfPointerRegex([...kind.keys(), ...types.names.keys()]);
+  for (const m of pointerMatches(src, re)) {
+    const t = typeNameAt(types.names.get(m[1]!), f.start + m.index);
+    const k = t?.kind ?? kind.get(m[1]!);
+    if (!k) continue;
+    const i = t?.instantiation;
+    const note = i
+      ? `${m[1]} is instantiated with ${i.type}${i.via ? ` through ${i.via}` : ""} at line ${lineOf(idx.text, i.at)}`
+      : undefined;
+    pointers.set(m[2]!, { kind: k, note });
+  }
+  return pointers;
+}
+
+/** The subscript accesses of `pointers` in the function body, in document order. */
+function accessesOf(idx: FileIndex, f: FunctionInfo, pointers: Map<string, Pointer>) {
+  const hits: { sub: Node; name: string; pointer: Pointer }[] = [];
+  const names = globalRegex(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`);
+  for (const m of idx.scan(names, f.body.startIndex, f.body.endIndex)) {
+    const sub = subscriptOf(idx, m.index, m[1]!, m.index + m[0].length - 1);
+    if (sub) hits.push({ sub, name: m[1]!, pointer: pointers.get(m[1]!)! });
+  }
+  return hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
+}
+
+const typeName = (k: Kind): string => (k === "half" ? "__half" : "__nv_bfloat16");
+const pairName = (k: Kind): string => (k === "half" ? "__half2" : "__nv_bfloat162");
+
+function loopMessage(name: string, p: Pointer): string {
+  const pair = pairName(p.kind);
+  return `\`${name}\` is read or written one ${typeName(p.kind)} (2 bytes) per iteration${p.note ? ` (${p.note})` : ""}. Load ${pair} pairs (reinterpret_cast<const ${pair}*>) or 16-byte vectors (float4/uint4, 8 elements) to use the memory bandwidth.`;
+}
+
+function threadMessage(name: string, p: Pointer): string {
+  return `\`${name}\` is read or written one ${typeName(p.kind)} (2 bytes) per thread${p.note ? ` (${p.note})` : ""}: the warp's accesses coalesce, but each thread issues its own 2-byte load or store (64 bytes per warp instruction). Let each thread handle a ${pairName(p.kind)} pair or 8 elements (one 16-byte uint4/float4 access): fewer memory instructions, and full 16-byte accesses per thread.`;
+}
+
 export const scalarHalfAccess: Rule = {
   id: "scalar-half-access",
   defaultSeverity: "warning",
   basis: "heuristic",
   summary:
-    "A loop reads or writes global __half/__nv_bfloat16 elements one at a time; use 2-wide or 16-byte vector access.",
+    "A loop, or each thread of an elementwise kernel, reads or writes global __half/__nv_bfloat16 elements one at a time; use 2-wide or 16-byte vector access.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const fns = idx.deviceFunctions();
     if (fns.length === 0) return;
-    const { re, kind } = halfPointer(declEnv(ctx).halfAliases);
-    const typeNames = shortestNames([...kind.keys()]);
+    const env = declEnv(ctx);
+    const base = halfPointer(env.halfAliases);
+    const typeNames = shortestNames([...base.kind.keys()]);
     const named = namesIn(idx.text, typeNames);
     for (const f of fns) {
-      if (!named(f.start, f.end)) continue;
+      // A function naming no half type (nor a template's or alias's) has no half pointer.
+      const maybeLocal = afterTemplateHeader(idx.text, f.start);
+      if (!named(f.start, f.end) && !maybeLocal) continue;
       // Code only: a type named in a comment declares nothing.
       const src = codeSlice(idx, f.start, f.end);
       // The regex is tried at every offset: first, is any of its type names there at all?
-      if (!typeNames.some((find) => find(src, 0) >= 0)) continue;
-      const pointers = new Map<string, "half" | "bf16">();
-      for (const m of pointerMatches(src, re)) pointers.set(m[2]!, kind.get(m[1]!)!);
+      if (!maybeLocal && !typeNames.some((find) => find(src, 0) >= 0)) continue;
+      const pointers = pointersOf(ctx, idx, f, src, base);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
-      if (pointers.size === 0 || vectorizes(src)) continue;
-      // The first access of each loop, in document order.
-      const hits: { sub: Node; name: string; kind: "half" | "bf16" }[] = [];
-      const names = globalRegex(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`);
-      for (const m of idx.scan(names, f.body.startIndex, f.body.endIndex)) {
-        const sub = subscriptOf(idx, m.index, m[1]!, m.index + m[0].length - 1);
-        if (sub) hits.push({ sub, name: m[1]!, kind: pointers.get(m[1]!)! });
-      }
-      hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
-      const reportedLoops = new Set<number>();
-      // Each loop's range read once (endIndex crosses into wasm), not once per access.
-      const loops = (hits.length ? idx.loops(f.body.startIndex, f.body.endIndex) : []).map((l) => ({
-        node: l,
-        start: l.startIndex,
-        end: l.endIndex,
-      }));
-      for (const { sub, name, kind } of hits) {
-        // innermost loop holding the access: the last-starting loop whose range contains it
-        const [start, end] = [sub.startIndex, sub.endIndex];
-        let loop: Node | undefined;
-        for (const l of loops) if (l.start <= start && end <= l.end) loop = l.node;
-        if (!loop || reportedLoops.has(loop.id)) continue;
-        reportedLoops.add(loop.id);
-        const pair = kind === "half" ? "__half2" : "__nv_bfloat162";
-        ctx.report({
-          node: sub,
-          message: `\`${name}\` is read or written one ${kind === "half" ? "__half" : "__nv_bfloat16"} (2 bytes) per iteration. Load ${pair} pairs (reinterpret_cast<const ${pair}*>) or 16-byte vectors (float4/uint4, 8 elements) to use the memory bandwidth.`,
-        });
-      }
+      if (pointers.size === 0 || vectorizesIn(src, env.vectorTypes)) continue;
+      reportAccesses(ctx, idx, f, accessesOf(idx, f, pointers));
     }
   },
 };
+
+/** The first streaming access of each loop, and the first one-element-per-thread access outside loops. */
+function reportAccesses(
+  ctx: LintContext,
+  idx: FileIndex,
+  f: FunctionInfo,
+  hits: { sub: Node; name: string; pointer: Pointer }[],
+): void {
+  if (hits.length === 0) return;
+  const locals = new FunctionLocals(idx.root, codeSlice(idx, f.start, f.end), f.start);
+  // Each loop's range read once (endIndex crosses into wasm), not once per access.
+  const loops = idx.loops(f.body.startIndex, f.body.endIndex).map((l) => ({
+    node: l,
+    start: l.startIndex,
+    end: l.endIndex,
+  }));
+  // Each access's innermost loop (the last-starting loop holding it; -1: none) and shape.
+  const placed = hits.map((h) => {
+    let loop: Node | undefined;
+    for (const l of loops) if (l.start <= h.sub.startIndex && h.sub.endIndex <= l.end) loop = l.node;
+    return { ...h, loop, key: loop ? loop.id : -1, shape: locals.shape(h.sub) };
+  });
+  // A loop (or the code outside loops) that gathers moves its data through the index: storing the
+  // gathered values two at a time gains little. Those are skipped whole.
+  const reported = new Set(placed.filter((p) => p.shape === "gather").map((p) => p.key));
+  // A function streaming its data in loops: its accesses outside loops are per-row values (a mean, a
+  // norm), a small part of its traffic.
+  const streams = placed.some((p) => p.loop && p.shape !== "broadcast" && !reported.has(p.key));
+  if (streams) reported.add(-1);
+  for (const { sub, name, pointer, loop, key, shape } of placed) {
+    if (reported.has(key)) continue;
+    // A value shared by a group of threads is no stream; outside loops only the thread's own element counts.
+    if (shape === "broadcast" || (!loop && !locals.contiguousAt(sub))) continue;
+    reported.add(key);
+    ctx.report({ node: sub, message: loop ? loopMessage(name, pointer) : threadMessage(name, pointer) });
+  }
+}

@@ -8,13 +8,20 @@ import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { codeOnly } from "../source/codeText";
 import { directiveLines, type DirectiveLine } from "./directiveLines";
 import { functionBodies } from "../source/functionBodies";
+import { aliasDefs } from "../types/aliasScopes";
+import { alignedTypeNames } from "../types/vectorTypes";
 
 /** What a file defines that the rules resolve across files. */
 export interface SourceFacts {
   /** `#define NAME body` (continuation lines joined): the body's text, comments blanked. */
   defines: Map<string, string>;
-  /** `typedef T NAME;` and `using NAME = T;` of plain type names: NAME → T (several when redefined). */
+  /**
+   * `typedef T NAME;` and `using NAME = T;` of plain type names at file or namespace level: NAME → T
+   * (several when redefined). One inside a function, struct or block is visible only there (aliasScopes.ts).
+   */
   aliases: Map<string, string[]>;
+  /** Struct/class names declared with an alignment: the project's vector types (vectorTypes.ts). */
+  alignedTypes: string[];
   /** The quoted includes, in order. */
   includes: string[];
   /** The preprocessor lines, in order (for the arms a compilation takes: preprocess.ts). */
@@ -32,8 +39,6 @@ const MAX_HEADERS = 64;
 /** `#define NAME` (a directive when only spaces precede the `#` on its line: checked by the caller). */
 const DEFINE = /#[ \t]*define[ \t]+([A-Za-z_]\w*)/g;
 const INCLUDE = /#[ \t]*include[ \t]*"([^"\n]+)"/g;
-const TYPEDEF = /\btypedef\s+((?:(?:const|volatile)\s+)*[A-Za-z_][\w:]*)\s+([A-Za-z_]\w*)\s*;/g;
-const USING = /\busing\s+([A-Za-z_]\w*)\s*=\s*((?:(?:const|volatile)\s+)*[A-Za-z_][\w:]*)\s*;/g;
 
 /** A macro's body from `from` to the end of its line, continuation lines joined. */
 function defineBody(code: string, from: number): string {
@@ -60,15 +65,21 @@ export function sourceFacts(text: string, code: string): SourceFacts {
     if (known) known.push(type);
     else aliases.set(name, [type]);
   };
-  for (const m of code.matchAll(TYPEDEF)) alias(m[2]!, m[1]!);
-  for (const m of code.matchAll(USING)) alias(m[1]!, m[2]!);
+  for (const d of aliasDefs(code)) if (d.fileLevel) alias(d.name, d.type);
   // An include line's name is a string literal, blanked in `code`: read it from the text where the
   // code still shows the directive (a commented-out include is blank there).
   const includes: string[] = [];
   for (const m of text.matchAll(INCLUDE))
     if (code[m.index] === "#" && code.slice(code.lastIndexOf("\n", m.index) + 1, m.index).trim() === "")
       includes.push(m[1]!);
-  return { defines, aliases, includes, lines: directiveLines(text, code), functions: functionBodies(code) };
+  return {
+    defines,
+    aliases,
+    alignedTypes: alignedTypeNames(code),
+    includes,
+    lines: directiveLines(text, code),
+    functions: functionBodies(code),
+  };
 }
 
 /**

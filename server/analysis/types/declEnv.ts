@@ -2,13 +2,16 @@
 // expands to cudaGetLastError, or a project header's function that calls it, counts as a check:
 // launchChecks.ts) and type aliases of the FP16/BF16 element types
 // (`typedef __nv_bfloat16 floatX;`), read from the file's code and its project headers
-// (projectHeaders.ts). A whole-file fact: an edit that changes the file's macro, alias or include lines
-// makes every rule that read it run over the whole file again (fileContext.ts).
+// (projectHeaders.ts), at file or namespace level only (aliasScopes.ts); the project's aligned vector
+// types (vectorTypes.ts) and macro bodies (for dispatch macros, dispatch.ts). A whole-file fact: an edit
+// that changes the file's macro, alias, include or aligned-struct lines makes every rule that read it run
+// over the whole file again (fileContext.ts).
 import type { LintContext } from "../../rules/rule";
 import { codeOnly } from "../source/codeText";
 import { FileIndex } from "../source/fileIndex";
 import { BUILTIN_CHECKS, launchChecks } from "../launches/launchChecks";
 import { halfKindOfType, type HalfKind } from "./halfTypes";
+import { alignedTypeNames } from "./vectorTypes";
 import {
   projectHeaders,
   sourceFacts,
@@ -26,8 +29,12 @@ export interface HalfAlias {
 export interface DeclEnv {
   /** Names whose call counts as a launch check: built in, configured, or macros expanding to one. */
   launchChecks: ReadonlySet<string>;
-  /** Alias names of the half types. */
+  /** Alias names of the half types, defined at file or namespace level (block-scoped ones: aliasScopes.ts). */
   halfAliases: ReadonlyMap<string, HalfAlias>;
+  /** The project's own vector types: structs declared with an alignment (vectorTypes.ts). */
+  vectorTypes: ReadonlySet<string>;
+  /** `#define NAME body` of the file and its project headers (the file's own win). */
+  defines: ReadonlyMap<string, string>;
 }
 
 export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "options">): DeclEnv {
@@ -64,6 +71,8 @@ function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">)
         seeds,
       ),
       aliases: halfAliases(headers),
+      vectors: headers.flatMap((h) => h.alignedTypes),
+      defines: new Map(headers.flatMap((h) => [...h.defines])),
     };
     headerEnvs.set(headers, fromHeaders);
   }
@@ -72,13 +81,21 @@ function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">)
     // them when it needs them (launchChecks.ts fileLaunchChecks).
     launchChecks: launchChecks(own.defines, fromHeaders.checks),
     halfAliases: own.aliases.size === 0 ? fromHeaders.aliases : halfAliases([own, ...headers]),
+    vectorTypes: new Set([...fromHeaders.vectors, ...own.alignedTypes]),
+    defines: own.defines.size === 0 ? fromHeaders.defines : new Map([...fromHeaders.defines, ...own.defines]),
   };
 }
 
 /** Per set of project headers (projectHeaders.ts returns the same array for the same set): their checks. */
 const headerEnvs = new WeakMap<
   readonly SourceFacts[],
-  { seeds: string; checks: Set<string>; aliases: Map<string, HalfAlias> }
+  {
+    seeds: string;
+    checks: Set<string>;
+    aliases: Map<string, HalfAlias>;
+    vectors: string[];
+    defines: Map<string, string>;
+  }
 >();
 
 /** Resolves every alias through other aliases (a few levels) to a half kind, or to nothing. */
@@ -161,7 +178,8 @@ export function declEnvKey(idx: FileIndex): string {
   return idx.shared("declEnvKey", () => {
     // FNV-1a over the matched lines: the key joins the context key, whose parts are comma-separated.
     let h = 0x811c9dc5;
-    for (const s of envLines(idx.text)) {
+    // The aligned struct names too (vectorTypes.ts): their lines are no macro, include or alias lines.
+    for (const s of [...envLines(idx.text), ...alignedTypeNames(idx.text)]) {
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
       h = Math.imul(h ^ 10, 0x01000193);
     }

@@ -1,0 +1,156 @@
+// How a thread's subscript access `p[index]` walks memory, as far as vectorizing it is concerned:
+// - "gather": the index is loaded from memory (`x[perm[i]]`, `emb[tok * h + j]` with `tok = ids[b]`):
+//   the addresses come from data, no wider load covers them;
+// - "broadcast": neighbouring threads read the same element (`scale[i / group]`, `scale[blockIdx.y]`
+//   with no thread- or loop-varying name in the index): one value per group, not a stream;
+// - contiguous (asked apart, contiguousAt): consecutive threads touch consecutive elements (`x[i]`,
+//   `row[d + half]` with `i = blockIdx.x * blockDim.x + threadIdx.x`, `d = threadIdx.x`): the
+//   one-element-per-thread layout;
+// - "other": anything else (contiguous, strided, loop-indexed, unknown).
+// Locals are followed through their first initialiser in the function (a later assignment is not
+// seen), a few levels deep, reading their text; parameters and globals are taken as the same for every
+// thread.
+import type { Node } from "web-tree-sitter";
+import { unparen } from "../source/nodes";
+
+export type AccessShape = "gather" | "broadcast" | "other";
+
+/** A local's first initialiser (node and text) and whether a `for` declares it. */
+interface Local {
+  value: Node | null;
+  text: string;
+  loop: boolean;
+}
+
+/** A name not after `.` or `->` (group 1). */
+const NAME = /(?<![\w.>])([A-Za-z_]\w*)/g;
+/** A `*` after an operator or at the start, before an operand: a dereference, not a product. */
+const DEREF = /(?:^|[-+*/%(,=<>&|!?:])\s*\*\s*[A-Za-z_(]/;
+/** The built-in index variables and keywords an index may name: nothing to look up. */
+const BUILTINS: ReadonlySet<string> = new Set([
+  "threadIdx",
+  "blockIdx",
+  "blockDim",
+  "gridDim",
+  "int",
+  "int64_t",
+  "size_t",
+  "long",
+  "unsigned",
+  "static_cast",
+  "const",
+]);
+
+/**
+ * A function's locals, looked up by name as the shapes need them: each name's first initialiser
+ * (`NAME = value` in a declaration), and whether a `for` declares it. Found from the code text, then
+ * one tree lookup at the `=`: walking every declaration of every function costs more.
+ */
+export class FunctionLocals {
+  private readonly values = new Map<string, Local>();
+
+  /** `code`: the function's code (comments and literals blanked), starting at offset `base` of the file. */
+  constructor(
+    private readonly root: Node,
+    private readonly code: string,
+    private readonly base: number,
+  ) {}
+
+  private local(name: string): Local {
+    let v = this.values.get(name);
+    if (v) return v;
+    v = { value: null, text: "", loop: false };
+    const re = new RegExp(`\\b${name}\\s*=(?!=)`, "g");
+    for (const m of this.code.matchAll(re)) {
+      const eq = this.base + m.index + m[0].length - 1;
+      const init = this.root.namedDescendantForIndex(eq, eq + 1);
+      if (init?.type !== "init_declarator") continue;
+      const value = init.childForFieldName("value");
+      v = { value, text: value?.text ?? "", loop: init.parent?.parent?.type === "for_statement" };
+      break;
+    }
+    this.values.set(name, v);
+    return v;
+  }
+
+  /** The names an expression's text reads (not members after `.`/`->`, not the built-in index variables). */
+  private names(text: string): string[] {
+    const out: string[] = [];
+    for (const m of text.matchAll(NAME)) if (!BUILTINS.has(m[1]!)) out.push(m[1]!);
+    return out;
+  }
+
+  /**
+   * Does the expression read memory (a subscript or a `*p` dereference), directly or through a local's
+   * initialiser? Read from the text: a `[`, or a `*` where no operand ends before it.
+   */
+  loads(text: string, depth = 0): boolean {
+    if (depth > 4) return false;
+    if (text.includes("[") || DEREF.test(text)) return true;
+    return this.names(text).some((n) => this.loads(this.local(n).text, depth + 1));
+  }
+
+  /** Does the expression differ between threads or iterations (threadIdx, a loop variable, or a local of them)? */
+  varies(text: string, depth = 0): boolean {
+    if (depth > 4) return false;
+    if (text.includes("threadIdx")) return true;
+    return this.names(text).some((n) => {
+      const { text: value, loop } = this.local(n);
+      return loop || this.varies(value, depth + 1);
+    });
+  }
+
+  /** Is the expression the thread's own consecutive position (threadIdx.x plus thread-invariant terms)? */
+  contiguous(node: Node | null, depth = 0): boolean {
+    if (!node || depth > 4) return false;
+    const n = stripCasts(node);
+    if (n.type === "field_expression") return n.text.replace(/\s/g, "") === "threadIdx.x";
+    if (n.type === "identifier") return this.contiguous(this.local(n.text).value, depth + 1);
+    if (n.type !== "binary_expression") return false;
+    const op = n.childForFieldName("operator")?.text;
+    if (op !== "+" && op !== "-") return false;
+    const l = n.childForFieldName("left");
+    const r = n.childForFieldName("right");
+    // One side is the thread's position, the other the same for every thread (`base + i`, `i - off`).
+    if (this.contiguous(l, depth) && !this.varies(r?.text ?? "")) return true;
+    return op === "+" && this.contiguous(r, depth) && !this.varies(l?.text ?? "");
+  }
+
+  /**
+   * The shape of a subscript access (see the module comment); a contiguous access is "other" here:
+   * telling it apart walks the index again (contiguousAt), which only accesses outside loops need.
+   */
+  shape(sub: Node): AccessShape {
+    const index = indexOf(sub);
+    if (!index) return "other";
+    const text = index.text;
+    if (this.loads(text)) return "gather";
+    const top = stripCasts(index);
+    const op = top.type === "binary_expression" ? top.childForFieldName("operator")?.text : undefined;
+    if (op === "/" || op === ">>") return "broadcast";
+    if (!this.varies(text) && !this.varies(sub.childForFieldName("argument")?.text ?? "")) return "broadcast";
+    return "other";
+  }
+
+  /** Does the access (shaped "other") touch the thread's own consecutive element? */
+  contiguousAt(sub: Node): boolean {
+    return this.contiguous(indexOf(sub));
+  }
+}
+
+/** A subscript's index expression. */
+function indexOf(sub: Node): Node | null {
+  return sub.childForFieldName("indices")?.namedChild(0) ?? sub.childForFieldName("index");
+}
+
+/** The expression under parentheses and casts (`(int64_t)i`, `static_cast<int>(i)`). */
+function stripCasts(node: Node): Node {
+  let n = unparen(node);
+  for (let i = 0; i < 4; i++) {
+    if (n.type === "cast_expression") n = unparen(n.childForFieldName("value") ?? n);
+    else if (n.type === "call_expression" && n.childForFieldName("function")?.text.includes("_cast<"))
+      n = unparen(n.childForFieldName("arguments")?.namedChild(0) ?? n);
+    else break;
+  }
+  return n;
+}
