@@ -3,14 +3,16 @@
 // and the findings outside it are carried over, moved by the edit. That is exact for a rule only while
 // nothing it read outside the window depends on the window's text. Each run records, per rule, the
 // whole-file facts it read (lint/dependencies.ts): the parts of the whole-file context key, the
-// file-scope FP16/BF16 declarations, the constants it looked up, and text past a finding's own definition.
+// file-scope FP16/BF16 declarations, the constants it looked up, the names whose uses it read, and text
+// past a finding's own definition.
 // After the windowed run, the facts the edit changed are found (context parts compared, declarations and
-// constant definitions in the window compared before and after, "text past a definition" always counts
+// constant definitions in the window compared before and after, a name's uses changed where the name is
+// written in the window before or after the edit, "text past a definition" always counts
 // as changed); the rules that read one of them run over the whole file again, the others keep their
 // findings. When every rule would, the caller lints the whole file.
 import type { Range, Tree } from "web-tree-sitter";
 import type { Finding, Fix, Span, TextEdit } from "../rules/rule";
-import type { Dependency } from "./dependencies";
+import { staleUses, type Dependency } from "./dependencies";
 import { changedContext, fileContextKey, reuseContext } from "./fileContext";
 import { FileIndex, type LintWindow, type PlacedHalfEntry } from "../analysis/source/fileIndex";
 import type { BindingSite } from "../analysis/constants/constSites";
@@ -179,6 +181,11 @@ function halfNamesNextTo(names: readonly HalfName[], e: Edit, text: string): boo
   return false;
 }
 
+/** Every fact some rule read, in the last run or in the window's. */
+function* allDeps(...runs: RuleRun[]): Generator<Dependency> {
+  for (const run of runs) for (const deps of run.deps.values()) yield* deps;
+}
+
 /** Rules that read a stale fact, in the last run or in the window's. */
 function readersOf(stale: ReadonlySet<Dependency>, ...runs: RuleRun[]): Set<string> {
   const out = new Set<string>();
@@ -326,6 +333,8 @@ export function relint(
     ...constants.stale,
   ]);
   if (halfDeclsChanged(prev, run, e, text)) stale.add("halfDecls");
+  const windowTexts = [prev.text.slice(window.start, oldEnd), text.slice(window.start, window.end)];
+  for (const d of staleUses(allDeps(prev.run, run), windowTexts)) stale.add(d);
   const rerun = readersOf(stale, prev.run, run);
   const kept = carryOver(prev.run.findings, rerun, e);
   const active = opts.rules.filter((r) => opts.severity?.[r.id] !== "off");

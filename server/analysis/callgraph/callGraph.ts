@@ -1,6 +1,7 @@
 // The file's call graph, as far as the tree shows it: which function (or named lambda) a node lies in,
-// and where in the file each function is called. Built on demand, per name asked: the names are found in
-// the text and confirmed in the tree, so a file whose launches all check locally pays nothing.
+// and where in the file each function is called. Built on demand, per name asked: the name's whole-word
+// uses are found in the text and confirmed in the tree, so a file whose launches all check locally pays
+// nothing.
 //
 // A unit is a function definition (free, member, out-of-class `A::f`, template: named by its last name
 // component) or a lambda bound to a name (`auto run = [&](…) {…};`, called as `run(…)` after it in the
@@ -41,18 +42,37 @@ export function definedName(idx: FileIndex, fn: Node): string | undefined {
   return /([A-Za-z_]\w*)\s*(?:<[^]*>)?\s*$/.exec(idx.textOf(name))?.[1];
 }
 
-/** A name followed by its call's `(`, template arguments allowed between them. */
-const CALLED_NAME = /\b([A-Za-z_]\w*)\s*(?:<[^;{}()]*>\s*)?\(/g;
+/**
+ * A local class (whose member functions are definitions of their own) or a lambda's introducer (`]`, then
+ * its parameters, body or specifiers): may stand between a function's start and a node in it. A subscript
+ * followed by `(` or `<` matches too (the tree is then asked).
+ */
+const NESTING = /\b(?:struct|class|union)\b|\]\s*(?:[({<]|->|mutable\b|constexpr\b|consteval\b|noexcept\b)/;
+
+/** Whether a local class or lambda may start in [from, to) of `text`. */
+export function mayNest(text: string, from: number, to: number): boolean {
+  return NESTING.test(text.slice(from, to));
+}
+
+/** What follows a called name up to its call's `(`: spaces, template arguments (sticky). */
+const CALL_TAIL = /\s*(?:<[^;{}()]*>\s*)?\(/y;
 
 export class CallGraph {
   private readonly calls = new Map<string, CallSite[]>();
-  /** Per name, where it is written before a `(`, and the `(` (one scan of the text, on first use). */
-  private called: Map<string, [number, number][]> | undefined;
 
   constructor(private readonly idx: FileIndex) {}
 
   /** The innermost function definition or named lambda holding `node`, if any. */
   unitAt(node: Node): Unit | undefined {
+    // Mostly the outermost function, found top-down: the tree is walked only where a lambda or a local
+    // class before the node may hold it.
+    const outer = this.idx.functionSpanAt(node.startIndex);
+    if (outer && node.endIndex <= outer.end && !mayNest(this.idx.text, outer.start, node.startIndex)) {
+      const name = definedName(this.idx, outer.node);
+      return name
+        ? { name, kind: "function", node: outer.node, scope: { start: 0, end: this.idx.text.length } }
+        : undefined;
+    }
     const fn = this.idx.enclosingFunction(node);
     if (!fn) return undefined;
     let unit: Unit | undefined;
@@ -86,32 +106,24 @@ export class CallGraph {
     );
   }
 
-  /** Every call in the file of a function so named (calls inside the function itself included). */
+  /**
+   * Every call in the file of a function so named (calls inside the function itself included): the name
+   * written as a whole word before a `(`, confirmed in the tree there.
+   */
   callsNamed(name: string): CallSite[] {
     let list = this.calls.get(name);
     if (!list) {
       list = [];
-      for (const [at, paren] of this.calledNames().get(name) ?? []) {
-        const call = this.callAt(at, at + name.length, paren);
+      const { text } = this.idx;
+      for (const at of this.idx.wordsIn(name, 0, text.length)) {
+        CALL_TAIL.lastIndex = at + name.length;
+        if (!CALL_TAIL.test(text)) continue;
+        const call = this.callAt(at, at + name.length, CALL_TAIL.lastIndex - 1);
         if (call) list.push({ call, start: call.startIndex, end: call.endIndex });
       }
       this.calls.set(name, list);
     }
     return list;
-  }
-
-  private calledNames(): Map<string, [number, number][]> {
-    if (!this.called) {
-      const called = new Map<string, [number, number][]>();
-      for (const m of this.idx.scanAll(CALLED_NAME)) {
-        const site: [number, number] = [m.index, m.index + m[0].length - 1];
-        const at = called.get(m[1]!);
-        if (at) at.push(site);
-        else called.set(m[1]!, [site]);
-      }
-      this.called = called;
-    }
-    return this.called;
   }
 
   /**

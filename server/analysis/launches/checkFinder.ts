@@ -6,6 +6,7 @@
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "../source/fileIndex";
 import { isWordCode } from "../source/charCodes";
+import { mayNest } from "../callgraph/callGraph";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
 
@@ -84,8 +85,9 @@ export function checkedAfter(
     const first = checks.first(callEnd, outer.end, anywhere);
     if (first === undefined) return false;
     if (!idx.text.slice(callEnd, first).includes("}")) return true;
-    // Any check in the innermost function comes at or after this first one: no need to look again.
-    fn = idx.enclosingFunction(call);
+    // Any check in the innermost function comes at or after this first one: no need to look again. The
+    // innermost is the outermost unless a local class's member function holds the call.
+    fn = mayNest(idx.text, outer.start, call.startIndex) ? idx.enclosingFunction(call) : outer.node;
     if (fn) return first < fn.endIndex;
   } else fn = idx.enclosingFunction(call);
   if (!fn) idx.readsWholeFile();

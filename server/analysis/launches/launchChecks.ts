@@ -8,11 +8,13 @@
 // kernel image) leaves the synchronize returning cudaSuccess; only the last-error calls report it.
 // A function whose body launches a kernel is a launcher, not a check, even when it checks its own launch.
 //
-// Functions are found in the text (functionBodies.ts): bodies over 4,000 characters and functions defined
-// by macros are not seen, and overloads share their name (any one that checks makes the name a check).
+// A header's functions are found in its text (functionBodies.ts), the file's own in its tree (ownChecks.ts):
+// bodies over 4,000 characters and functions defined by macros are not seen. In headers overloads share
+// their name (any one that checks makes the name a check, any one that launches makes it none).
 import { codeOnly } from "../source/codeText";
 import type { FileIndex } from "../source/fileIndex";
 import { sourceFacts, type SourceFacts } from "../preprocessor/projectHeaders";
+import { ownLaunchChecks } from "./ownChecks";
 
 /** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
 export const BUILTIN_CHECKS: readonly string[] = [
@@ -45,14 +47,11 @@ export function launchChecks(
 
 /**
  * `known` (the built-in, configured and header checks: declEnv.ts) and the file's own macros and
- * functions that check through them. The file's functions are read from its whole text: a caller must
- * record that its findings depend on the whole file (FileIndex.readsWholeFile).
+ * functions that check through them (ownChecks.ts). Read from where the names are written anywhere in the
+ * file: a caller records that its findings depend on those uses (launchChecked.ts).
  */
 export function fileLaunchChecks(idx: FileIndex, known: ReadonlySet<string>): ReadonlySet<string> {
-  return idx.shared("fileLaunchChecks", () => {
-    const own = ownFacts(idx);
-    return launchChecks([...own.defines, ...own.functions], known);
-  });
+  return idx.shared("fileLaunchChecks", () => ownLaunchChecks(idx, known));
 }
 
 /** The file's own macros and function bodies, read from its whole text once per run. */

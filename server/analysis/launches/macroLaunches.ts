@@ -9,6 +9,7 @@
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "../source/fileIndex";
 import { ownFacts } from "./launchChecks";
+import { logicalLine } from "./ownChecks";
 
 /** A macro whose body launches a kernel with no check after the launch. */
 export interface LaunchMacro {
@@ -50,11 +51,8 @@ function defineLaunches(idx: FileIndex): boolean {
   const { text } = idx;
   for (const d of idx.directives()) {
     if (d.word !== "define") continue;
-    let end = text.indexOf("\n", d.end);
-    while (end > 0 && (text[end - 1] === "\\" || (text[end - 1] === "\r" && text[end - 2] === "\\")))
-      end = text.indexOf("\n", end + 1);
     const launch = text.indexOf("<<<", d.end);
-    if (launch >= 0 && (end < 0 || launch < end)) return true;
+    if (launch >= 0 && launch < logicalLine(text, d.end)) return true;
   }
   return false;
 }

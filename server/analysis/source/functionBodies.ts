@@ -5,7 +5,7 @@
 // the preprocessor balances (`#if` arms opening one brace each), parameters (overloads share a name).
 
 /** Longer bodies are not kept (what they are read for, a check helper, is short). */
-const MAX_BODY = 4000;
+export const MAX_BODY = 4000;
 
 /** Words before a `(…) {` that do not name a function. */
 const NOT_FUNCTIONS: ReadonlySet<string> = new Set([

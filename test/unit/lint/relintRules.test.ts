@@ -174,3 +174,49 @@ __global__ void b(float* x) {
     [3, 7],
   );
 });
+
+const CALLERS = `
+__global__ void k(float* x) { x[threadIdx.x] = 0.f; }
+
+void launch(float* x) {
+  k<<<1, 256>>>(x);
+}
+
+void run(float* x) {
+  launch(x);
+  after(x);
+}
+
+void after(float* x) {
+  int unused = 0;
+}
+
+void other(float* y) {
+  int unused2 = 0;
+}
+
+int main() { return 0; }
+`;
+
+test("a launch checked by its callers reads them through their names: an unrelated edit relints the window only", async () => {
+  // launch's finding depends on where `launch` is called (run), and on where the check names are
+  // written; `other` names neither.
+  const r = await afterEdit(CALLERS, "int unused2 = 0;", "int unused2 = 1;", "missing-launch-check");
+  assert.equal(r.was.length, 1);
+  assert.equal(r.now.length, 1);
+  assert.equal(r.scope, "window");
+  assert.ok(!r.wholeFileRules.includes("missing-launch-check"), r.wholeFileRules.join());
+});
+
+test("a caller that adds a check after the call clears the launch's finding in another function", async () => {
+  const r = await afterEdit(CALLERS, "after(x);", "after(x);\n  cudaGetLastError();", "missing-launch-check");
+  assert.deepEqual([r.was.length, r.now.length], [1, 0]);
+  assert.ok(r.wholeFileRules.includes("missing-launch-check"), r.wholeFileRules.join());
+});
+
+test("a function called after the launch's caller that starts checking clears the finding", async () => {
+  // `after` becomes one of the file's own checks: its body now reads the last error.
+  const r = await afterEdit(CALLERS, "int unused = 0;", "cudaGetLastError();", "missing-launch-check");
+  assert.deepEqual([r.was.length, r.now.length], [1, 0]);
+  assert.ok(r.wholeFileRules.includes("missing-launch-check"), r.wholeFileRules.join());
+});
