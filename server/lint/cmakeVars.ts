@@ -17,27 +17,38 @@ export interface CMakeVar {
   unknown?: boolean;
 }
 
-/** `text` with every ${NAME} of a known variable replaced, innermost first. */
+/**
+ * `text` with every ${NAME} of a known variable replaced, once: a value was expanded when it was set, so
+ * what it holds is not expanded again (`set(F "${F} -x")` on an unknown F keeps a literal `${F}`, which a
+ * second pass would grow without end). A nested `${A_${B}}` is expanded from the inside, a level per pass.
+ */
 export function expand(
   text: string,
   vars: ReadonlyMap<string, CMakeVar>,
 ): { text: string; unsure: boolean; via: string[] } {
   let unsure = false;
   const via: string[] = [];
-  let out = text;
-  for (let round = 0; round < 8 && /\$\{\w+\}/.test(out); round++) {
-    let changed = false;
-    out = out.replace(/(?<!\$ENV)\$\{(\w+)\}/g, (all, name: string) => {
+  const once = (t: string): string =>
+    t.replace(/(?<!\$ENV)\$\{(\w+)\}/g, (all, name: string) => {
       const v = vars.get(name);
       if (!v || v.unknown) return all;
-      changed = true;
       unsure ||= v.unsure;
       via.push(name, ...v.via);
       return v.value;
     });
-    if (!changed) break;
+  // Only the written text's nested names take further passes: `${A_${B}}` → `${A_x}` → its value.
+  let out = text;
+  for (let depth = 0; depth < 4; depth++) {
+    const nested = /\$\{\w*\$\{\w+\}\w*\}/.exec(out);
+    if (!nested) break;
+    out =
+      out.slice(0, nested.index) +
+      "${" +
+      once(nested[0].slice(2, -1)) +
+      "}" +
+      out.slice(nested.index + nested[0].length);
   }
-  return { text: out, unsure, via: [...new Set(via)] };
+  return { text: once(out), unsure, via: [...new Set(via)] };
 }
 
 /** Sets `name` to the words joined as a list (unset when there are none, as set(NAME) does). */

@@ -17,6 +17,8 @@ export interface StrideLoop {
   variable: string;
   /** What the variable is compared with (`n` in `i < n`), when the condition is that simple. */
   bound?: Node;
+  /** What each step adds (`blockDim.x`, `gridDim.x * blockDim.x`). */
+  stride: Node;
 }
 
 const SOURCE = `
@@ -67,7 +69,7 @@ export function threadStrideLoops(root: Node, threadNames: ReadonlySet<string>):
       condition?.type === "binary_expression" && condition.childForFieldName("left")?.text === variable.text
         ? (condition.childForFieldName("right") ?? undefined)
         : undefined;
-    out.push({ loop, body, variable: variable.text, bound });
+    out.push({ loop, body, variable: variable.text, bound, stride });
   }
   return out;
 }

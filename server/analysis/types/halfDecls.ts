@@ -64,7 +64,7 @@ function certainAliases(env: DeclEnv | undefined): Map<string, HalfKind> | undef
 /**
  * Where a declaration outside any function found by functionAt is: in a struct/class/union's member
  * list, in a block (a function the index could not find, e.g. split by `#if`: its locals are not file
- * scope), or at file scope.
+ * scope) or a declaration's parameter list (neither declares a file-scope name), or at file scope.
  */
 function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
   // Top-down, one child per level (Node.parent walks down from the root at every step).
@@ -74,6 +74,8 @@ function placeOf(idx: FileIndex, at: number): Node | "block" | "file" {
     if (!k || k.startIndex > at) return "file";
     if (k.type === "field_declaration_list") return k;
     if (k.type === "compound_statement") return "block";
+    // A declaration's parameters (`template void f<__half>(__half* x, int n);`) declare no file-scope name.
+    if (k.type === "parameter_list") return "block";
     n = k;
   }
   return "file";

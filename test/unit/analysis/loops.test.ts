@@ -44,6 +44,8 @@ describe("isSmallCount", () => {
       "params.num_heads",
       "batch_size",
       "p->beam_width",
+      "max_chunks_per_tensor",
+      "num_partitions",
     ])
       assert.ok(isSmallCount(n), n);
     for (const n of ["n", "cols", "hidden_size", "numel", "num_tokens", "d", "kernel"])

@@ -147,3 +147,31 @@ test("notes show paths relative to the working folder", () => {
     'CMakeLists.txt: "native" is not a fixed architecture; a/build.toml [kernel.k]: x',
   );
 });
+
+test("CMake: a flags variable that appends to itself, unknown at first, does not grow on every set", () => {
+  // FasterTransformer's shape: CMAKE_CUDA_FLAGS comes from the cache (unknown here), then a foreach appends
+  // a -gencode per architecture; expanding the kept `${CMAKE_CUDA_FLAGS}` again on each pass doubled it.
+  const appends = Array.from(
+    { length: 30 },
+    (_, i) => `set(CMAKE_CUDA_FLAGS "\${CMAKE_CUDA_FLAGS} -DSTEP${i}")`,
+  );
+  const dir = tempProject(
+    {
+      "CMakeLists.txt": [
+        "project(p LANGUAGES CXX CUDA)",
+        "set(SM_SETS 75 80 90)",
+        "foreach(SM IN LISTS SM_SETS)",
+        '  set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -gencode=arch=compute_${SM},code=sm_${SM}")',
+        "endforeach()",
+        ...appends,
+        "add_library(k k.cu)",
+      ].join("\n"),
+      "k.cu": "__global__ void k() {}\n",
+    },
+    "ckd-selfappend-",
+  );
+  const c = resolveBuildContext({ file: join(dir, "k.cu"), stopAt: dir, env: {} });
+  assert.deepEqual(c.targets.notes, []);
+  assert.deepEqual(c.targets.archs, [75, 80, 90]);
+  assert.equal(macro(c, "STEP29"), "1");
+});
