@@ -1,7 +1,10 @@
 // Can a 32-bit index pass 2^31 (int-index-overflow)? `i = blockIdx.x * blockDim.x + threadIdx.x` reaches
 // what the grid is sized to; whether that can pass 2^31 is read from how `i` is bounded and used:
 // - a 64-bit bound (`i < size_t n`, `.numel()`, a `long` name) lets it pass, unless the bound counts a
-//   small domain (a dimension: `num_rows`, `batch_size`, `vocab_size`, `num_experts`: one name, no product);
+//   small domain (a dimension: `num_rows`, `batch_size`, `vocab_size`, `num_experts`: one name, no product)
+//   or is a local built from two (or an unwritten number of) 32-bit dimensions (localCounts);
+// - a quotient coordinate compared with a bound (`r = i / w; r < rows`) bounds `i` by rows * w: 32-bit
+//   unless the bound or the divisor is 64-bit (derivedBounds);
 // - a signed `i` below a product of unsigned 32-bit names (`i < a * b`, uint32 a, b) passes INT_MAX before
 //   the bound, which may lie in [2^31, 2^32);
 // - a 32-bit bound (`i < int n`, `i < uint32 n` for an unsigned `i`) keeps it in range;
