@@ -48,6 +48,40 @@ describe("index range", () => {
     assert.deepEqual(got, ["4: it wraps past 2^31 elements before reaching its 64-bit bound"]);
   });
 
+  it("a quotient coordinate compared with a 32-bit size bounds the index; with a 64-bit count, or compared with nothing, it does not", async () => {
+    const got = await findings(
+      "float* y, int rows, int w, size_t n, int h",
+      `  int a = blockIdx.x * blockDim.x + threadIdx.x; int ra = (a * 4) / w; if (ra < rows) y[a] = 0;
+  int b = blockIdx.x * blockDim.x + threadIdx.x; int rb = b / (h * w); if (rb >= rows) return; y[b] = 0;
+  int c = blockIdx.x * blockDim.x + threadIdx.x; int rc = c / w; if (rc < n) y[c] = 0;
+  int d = blockIdx.x * blockDim.x + threadIdx.x; int rd = d / w; y[d] = y[rd];
+  int e = blockIdx.x * blockDim.x + threadIdx.x; int re = (e / w) % h; if (re < rows) y[e] = 0;`,
+    );
+    assert.deepEqual(got, [
+      "3: it wraps past 2^31 elements before reaching its 64-bit bound",
+      "4: it wraps past 2^31 elements",
+      "5: it wraps past 2^31 elements",
+    ]);
+  });
+
+  it("a 64-bit local count is evidence by its value: a 64-bit value or three dimensions, not two int dims or a loop", async () => {
+    const got = await findings(
+      "float* y, const int* dims, int nd, int B, int T, int C, size_t total",
+      `  size_t n1 = 1; for (int k = 0; k < nd; ++k) n1 *= dims[k];
+  size_t n2 = B * T;
+  size_t n3 = B; n3 *= T * C;
+  size_t n4 = total;
+  int a = blockIdx.x * blockDim.x + threadIdx.x; if (a < n1) y[a] = 0;
+  int b = blockIdx.x * blockDim.x + threadIdx.x; if (b < n2) y[b] = 0;
+  int c = blockIdx.x * blockDim.x + threadIdx.x; if (c < n3) y[c] = 0;
+  int d = blockIdx.x * blockDim.x + threadIdx.x; if (d < n4) y[d] = 0;`,
+    );
+    assert.deepEqual(got, [
+      "7: it wraps past 2^31 elements before reaching its 64-bit bound",
+      "8: it wraps past 2^31 elements before reaching its 64-bit bound",
+    ]);
+  });
+
   it("y and z indexes cannot pass 2^31; the suggested rewrite keeps the index's own axis and terms", async () => {
     const src = `__global__ void k(float* y, size_t n) {
   int r = blockIdx.y * blockDim.y + threadIdx.y; if (r < n) y[r] = 0;
