@@ -6,6 +6,7 @@ import {
   calleeName,
   groupLevel,
   LoopControl,
+  memoryLvalue,
   NONE,
   PLAIN_EXPRESSIONS,
   pointerish,
@@ -349,6 +350,7 @@ export class Walk implements Recorder {
   /** Records `name = deps` to variable `s`; a new symbol from an overwrite (see Scopes.overwrites). */
   assign(s: number, name: string, deps: Deps, c: Ctx, plain: boolean, at: number): number {
     const sym = this.syms[s]!;
+    if (sym.memory) return s; // a store through a reference to memory (see memoryLvalue)
     const overwrite = plain && this.scopes.overwrites(name, s, sym, c.controls);
     const id = overwrite ? this.declare(name, { kind: sym.kind, varying: false, group: sym.group, at }) : s;
     this.record(id, deps, c);
@@ -400,7 +402,12 @@ export class Walk implements Recorder {
         ? (groupLevel(typeText) ?? (value ? groupLevel(this.text(value)) : undefined))
         : undefined;
       const constant = kind === "storage" && this.consts.declares(node, value);
-      const id = this.declare(this.text(name), { kind, varying: false, group, at: d.startIndex, constant });
+      const memory =
+        decl.type === "reference_declarator" &&
+        !!value &&
+        memoryLvalue(value, this.resolver, this.syms, this.src);
+      const at = d.startIndex;
+      const id = this.declare(this.text(name), { kind, varying: false, group, at, constant, memory });
       if (value && !shared) this.record(id, deps, c);
       out.push(id);
     }

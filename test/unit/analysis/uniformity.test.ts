@@ -367,3 +367,59 @@ describe("uniformity: rounded-up bounds, overwrites and exits' paths", () => {
     );
   });
 });
+
+describe("uniformity: references to memory and blocks that end in a return", () => {
+  it("a reference bound to memory is stored through; one bound to a local holds its values", async () => {
+    const got = await conditions(
+      kernel(`
+  extern __shared__ char raw[];
+  auto& plan = *reinterpret_cast<Plan*>(raw);
+  Plan& slot = reinterpret_cast<Plan*>(raw)[threadIdx.x];
+  Plan& arrow = p->plan;
+  int local = 0;
+  int& alias = local;
+  if (threadIdx.x == 0) plan = make_plan(n);
+  if (threadIdx.x == 0) arrow = make_plan(n);
+  alias = threadIdx.x;
+  __syncthreads();
+  if (plan.rounds > 0) __syncthreads();
+  if (slot.rounds > 0) __syncthreads();
+  if (arrow.rounds > 0) __syncthreads();
+  if (alias > 0) __syncthreads();`),
+    );
+    assert.deepEqual(got, [
+      "plan.rounds > 0: uniform",
+      "slot.rounds > 0: varying",
+      "arrow.rounds > 0: uniform",
+      "alias > 0: varying",
+    ]);
+  });
+
+  it("an exit in a block that ends in a return skips no barrier after that block", async () => {
+    const src = kernel(`
+  if (n > 8) {
+    if (threadIdx.x >= n) return;
+    for (int k = 0; k < n; ++k) if (in[k] > 0) break;
+    return;
+  }
+  __syncthreads();
+  if (n > 4) {
+    if (threadIdx.x >= n) return;
+    for (int k = 0; k < n; ++k) if (in[k] > 0) return;
+  }
+  __syncthreads();
+  if (n > 2) {
+    if (threadIdx.x >= n) return;
+    __syncthreads();
+    return;
+  }`);
+    const idx = FileIndex.begin(await parseSource(src), src);
+    const u = Uniformity.of(idx, idx.deviceFunctions()[0]!);
+    const [b0, b1, b2] = u.barriers;
+    const [ret0, , , ret1, , ret2] = u.exits;
+    assert.deepEqual(
+      [u.skips(ret0!, b0!), u.skips(ret0!, b1!), u.skips(ret1!, b1!), u.skips(ret2!, b2!)],
+      [false, false, true, true],
+    );
+  });
+});
