@@ -423,3 +423,54 @@ describe("uniformity: references to memory and blocks that end in a return", () 
     );
   });
 });
+
+describe("uniformity: strided loops with a base and their last-tile tests", () => {
+  it("a start `base + t` and a bound `base + multiple` run as many iterations; a local redeclared elsewhere is another", async () => {
+    const got = await conditions(
+      `template <int BS> __global__ void k(const float* in, int n) {
+  const int base = blockIdx.x * n;
+  const int end = base + round_up(n, BS);
+  for (int v = base + threadIdx.x; v < end; v += BS) __syncthreads();
+  for (int v = base + threadIdx.x; v < blockIdx.y + round_up(n, BS); v += BS) __syncthreads();
+  int stop = (n + BS - 1) / BS * BS;
+  for (int i = threadIdx.x; i < stop; i += BS) __syncthreads();
+  if (n > 3) { int stop = n; in += stop; }
+  for (int i = threadIdx.x; i < stop; i += BS) { __syncthreads(); if (in[i] > 0) i += BS; }
+  for (int i = threadIdx.x; i < stop; i += BS) { __syncthreads(); if (in[i] > 0) { ++i; break; } }
+}`,
+    );
+    assert.deepEqual(got, [
+      "v < end: uniform",
+      "v < blockIdx.y + round_up(n, BS): varying",
+      "i < stop: uniform",
+      "i < stop: varying",
+      "i < stop: uniform",
+    ]);
+  });
+
+  it("`i + S >= B` and `i < B - S` test the last tile for every thread alike; `i + S > B` and `i >= n` do not", async () => {
+    const got = await conditions(
+      `template <int BS> __global__ void k(const float* in, int n) {
+  int stop = (n + BS - 1) / BS * BS;
+  for (int i = threadIdx.x; i < stop; i += BS) {
+    if (i + BS >= stop) __syncthreads();
+    if (i < stop - BS) __syncthreads();
+    if (stop <= BS + i) __syncthreads();
+    if (i + BS > stop) __syncthreads();
+    if (i >= n) __syncthreads();
+    int stop = 4;
+    if (i + BS >= stop) __syncthreads();
+  }
+}`,
+    );
+    assert.deepEqual(got, [
+      "i + BS >= stop: uniform",
+      "i < stop: uniform",
+      "i < stop - BS: uniform",
+      "stop <= BS + i: uniform",
+      "i + BS > stop: varying",
+      "i >= n: varying",
+      "i + BS >= stop: varying",
+    ]);
+  });
+});
