@@ -216,6 +216,9 @@ export const LOOPS: ReadonlySet<string> = new Set([
   "for_range_loop",
 ]);
 
+/** What a `break` leaves: a loop or a switch. */
+export const BREAKABLE: ReadonlySet<string> = new Set([...LOOPS, "switch_statement"]);
+
 export function union(...all: Deps[]): Deps {
   let direct = false;
   const syms: number[] = [];

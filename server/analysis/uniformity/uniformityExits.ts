@@ -11,7 +11,7 @@
 // never returns), `#if` arms around the final return.
 import type { Node } from "web-tree-sitter";
 import { ancestors, descendants } from "../source/nodes";
-import { LOOPS } from "./uniformityBase";
+import { BREAKABLE, LOOPS } from "./uniformityBase";
 
 export function inside(n: Node, outer: Node): boolean {
   return n.startIndex >= outer.startIndex && n.endIndex <= outer.endIndex;
@@ -53,8 +53,6 @@ function lastStatement(block: Node): Node | undefined {
   }
   return undefined;
 }
-
-const BREAKABLE: ReadonlySet<string> = new Set([...LOOPS, "switch_statement"]);
 
 /**
  * Does control leave `block` only by its end or a return: each break and continue in it jumps to a loop

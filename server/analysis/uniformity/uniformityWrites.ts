@@ -6,7 +6,7 @@
 // Cannot see: writes through a pointer or a reference to the variable, macros that assign.
 import type { Node } from "web-tree-sitter";
 import { ancestors, declaredName } from "../source/nodes";
-import { LOOPS } from "./uniformityBase";
+import { BREAKABLE } from "./uniformityBase";
 
 /**
  * The places in `node` (of the file text `src`) that may write `name`: assignments, increments,
@@ -29,8 +29,6 @@ export function declaresAt(fn: Node, at: number, name: string): boolean {
   while (d && d.type !== "init_declarator" && /declarator$/.test(d.type)) d = d.parent;
   return d?.type === "init_declarator" && declaredName(d.childForFieldName("declarator"))?.startIndex === at;
 }
-
-const BREAKABLE: ReadonlySet<string> = new Set([...LOOPS, "switch_statement"]);
 
 /**
  * Does every write of `name` in `loop`'s body (see writeSites) leave the loop right after: a later
