@@ -18,6 +18,7 @@ import type { FileIndex } from "../source/fileIndex";
 import { ancestors } from "../source/nodes";
 import { LOOPS, type Barrier, type Control, type Deps, type Exit } from "./uniformityBase";
 import type { Until } from "./uniformityUntil";
+import { inside, insideReturningBlock, otherArm } from "./uniformityExits";
 import { Walk } from "./uniformityWalk";
 
 export { calleeName, LOOPS } from "./uniformityBase";
@@ -79,12 +80,13 @@ export class Uniformity {
    * Does taking exit `e` keep its thread from reaching barrier `b`, which it would reach otherwise? Only
    * where `b` can run after `e`'s place: later in the function, or in a later iteration of a loop around
    * both, and not in the other arm of an `if` whose arm `e` is in (a thread in one arm never runs the
-   * other; a `break` still skips the other arm's later iterations).
+   * other; a `break` still skips the other arm's later iterations), nor outside a block around `e` that
+   * ends in a return (see uniformityExits.ts).
    */
   skips(e: Exit, b: Barrier): boolean {
     if (e.owner.id !== b.owner.id || !e.target) return false;
     if (e.kind === "break") return inside(b.call, e.target);
-    if (otherArm(e.stmt, b.call, e.target)) return false;
+    if (otherArm(e.stmt, b.call, e.target) || insideReturningBlock(e.stmt, b.call, e.owner)) return false;
     const after = b.call.startIndex >= e.stmt.endIndex;
     if (e.kind === "continue") return after && inside(b.call, e.target);
     // a return: the barrier comes later, or in a later iteration of a loop around both
@@ -95,23 +97,4 @@ export class Uniformity {
   firstVarying(controls: readonly Control[]): Control | undefined {
     return controls.find((k) => this.varies(k.deps));
   }
-}
-
-function inside(n: Node, outer: Node): boolean {
-  return n.startIndex >= outer.startIndex && n.endIndex <= outer.endIndex;
-}
-
-/**
- * Is `b` in the other arm of an `if` that `e` is in, with no loop between that `if` and `stop` (the exit's
- * target: the function for a return, the loop for a continue) to come back to it?
- */
-function otherArm(e: Node, b: Node, stop: Node): boolean {
-  const up = [...ancestors(e, stop)];
-  const i = up.findIndex((a) => a.type === "if_statement" && inside(b, a));
-  const branch = up[i];
-  if (!branch || up.slice(i + 1).some((a) => LOOPS.has(a.type))) return false;
-  const then = branch.childForFieldName("consequence");
-  const otherwise = branch.childForFieldName("alternative");
-  if (!then || !otherwise) return false;
-  return inside(e, then) ? inside(b, otherwise) : inside(b, then);
 }

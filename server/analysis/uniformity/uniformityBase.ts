@@ -73,6 +73,48 @@ export interface Sym {
   group?: BarrierLevel;
   /** A `const`/`constexpr` with a compile-time value (uniformityConst.ts). */
   constant?: boolean;
+  /**
+   * A reference bound to memory (`auto& m = *p`, `T& m = p[i]`, `p->m`): `m = e` stores to that memory,
+   * like `p[i] = e`, and the reference holds its address's deps (see memoryLvalue).
+   */
+  memory?: boolean;
+}
+
+/**
+ * Is `value` (a reference's initializer) a place in memory rather than a local variable: `*p`, `p->m`,
+ * `p[i]` with p a pointer, a shared or a global array, or a cast's or call's result, `r.m` of such a
+ * place, a reference bound to memory or a `__shared__` variable? A local's elements are not.
+ */
+export function memoryLvalue(value: Node, resolve: Resolve, syms: readonly Sym[], src: string): boolean {
+  let n: Node | null = value;
+  while (n) {
+    switch (n.type) {
+      case "parenthesized_expression":
+        n = n.namedChild(0);
+        break;
+      case "pointer_expression":
+        return n.child(0)?.type === "*";
+      case "field_expression":
+        if (n.child(1)?.type === "->") return true;
+        n = n.childForFieldName("argument");
+        break;
+      case "subscript_expression": {
+        const array = n.childForFieldName("argument");
+        if (array?.type !== "identifier") return array !== null;
+        const s = resolve(textIn(src, array));
+        const sym = s === undefined ? undefined : syms[s]!;
+        return !sym || sym.kind === "pointer" || sym.kind === "shared" || sym.memory === true;
+      }
+      case "identifier": {
+        const s = resolve(textIn(src, n));
+        const sym = s === undefined ? undefined : syms[s]!;
+        return sym !== undefined && (sym.kind === "shared" || sym.memory === true);
+      }
+      default:
+        return false;
+    }
+  }
+  return false;
 }
 
 export interface Assign {
@@ -173,6 +215,9 @@ export const LOOPS: ReadonlySet<string> = new Set([
   "do_statement",
   "for_range_loop",
 ]);
+
+/** What a `break` leaves: a loop or a switch. */
+export const BREAKABLE: ReadonlySet<string> = new Set([...LOOPS, "switch_statement"]);
 
 export function union(...all: Deps[]): Deps {
   let direct = false;

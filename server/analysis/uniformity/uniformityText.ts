@@ -199,6 +199,8 @@ export function tripDeps(
 
 /** A counted loop `for (name = start; name CMP bound; update)`; `step` is null for `++`/`--`. */
 export interface LoopShape {
+  /** The for statement. */
+  loop: Node;
   name: string;
   /** The comparison of the condition (`<`, `!=`…). */
   cmp: string;
@@ -211,13 +213,14 @@ export interface LoopShape {
 
 /** A for loop's header: its initializer, condition and update (any may be missing). */
 export interface LoopHeader {
+  loop: Node;
   init: Node | null;
   cond: Node | null;
   update: Node | null;
 }
 
 /** Reads a for loop as a counted loop: one counter (among a comma list's) in the init, condition and update. */
-export function loopShape({ init, cond: condition, update }: LoopHeader): LoopShape | undefined {
+export function loopShape({ loop, init, cond: condition, update }: LoopHeader): LoopShape | undefined {
   if (!condition) return undefined;
   const cond = unparen(condition);
   if (cond.type !== "binary_expression") return undefined;
@@ -239,6 +242,7 @@ export function loopShape({ init, cond: condition, update }: LoopHeader): LoopSh
     const t = u.type;
     if (t === "assignment_expression" && u.childForFieldName("left")?.text === name)
       return {
+        loop,
         name,
         cmp,
         start,
@@ -247,7 +251,7 @@ export function loopShape({ init, cond: condition, update }: LoopHeader): LoopSh
         step: u.childForFieldName("right"),
       };
     if (t === "update_expression" && u.childForFieldName("argument")?.text === name)
-      return { name, cmp, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
+      return { loop, name, cmp, start, bound, op: u.childForFieldName("operator")?.text ?? "", step: null };
   }
   return undefined;
 }

@@ -14,13 +14,17 @@
 // Cannot see: what a helper function computes (only its name says round up), a bound rounded up in the
 // host code and passed in, a stride that is a multiple of another.
 import type { Node } from "web-tree-sitter";
-import { declaredName, textIn, unparen } from "../source/nodes";
+import { declaredName, descendants, textIn, unparen } from "../source/nodes";
 import { union, type Deps, type Resolve, type Sym } from "./uniformityBase";
 import type { Constants } from "./uniformityConst";
-import { pureDeps, type LoopShape } from "./uniformityText";
+import { loopShape, pureDeps, textDeps, type LoopHeader, type LoopShape } from "./uniformityText";
+import { declaresAt, writesLeave, writeSites } from "./uniformityWrites";
 
 /** Calls that round their first argument up to a multiple of their second. */
 const ROUND_UP_CALL = /^(?:round_?up|align_?up|roundUp|alignUp|RoundUp|AlignUp|ROUND_UP|ALIGN_UP)$/;
+
+/** A comparison with its sides swapped: `a < b` is `b > a`. */
+const MIRROR: Readonly<Record<string, string>> = { "<": ">", ">": "<", "<=": ">=", ">=": "<=" };
 
 /** How deep names are followed through their locals' values. */
 const DEPTH = 3;
@@ -35,16 +39,84 @@ export class Strides {
   ) {}
 
   /**
-   * The trip count's deps of `for (i = start; i < bound; i += stride)` with the bound a multiple of the
-   * stride and the start in [0, stride): the bound's and the stride's; else undefined.
+   * The trip count's deps of `for (i = start; i < bound; i += stride)` with the start `base + t`, t in
+   * [0, stride), and the bound `base + m`, m a multiple of the stride (the same base on both sides, or
+   * none), when no write of the counter in the body stays in the loop: the bound's and the stride's;
+   * else undefined.
    */
   tripCount(shape: LoopShape, resolve: Resolve): Deps | undefined {
     const { step } = shape;
     if (shape.cmp !== "<" || shape.op !== "+=" || !step) return undefined;
     const stride = this.canonical(step, resolve);
-    if (!this.belowStride(shape.start, step, stride, resolve)) return undefined;
-    if (!this.multipleOf(shape.bound, stride, resolve, DEPTH)) return undefined;
+    const start = this.terms(shape.start, resolve);
+    const bound = this.terms(shape.bound, resolve);
+    for (let i = start.length - 1; i >= 0; i--) {
+      const j = bound.findIndex((b) => b.text === start[i]!.text);
+      if (j >= 0 && start.length > 1) {
+        start.splice(i, 1);
+        bound.splice(j, 1);
+      }
+    }
+    if (start.length !== 1 || bound.length === 0) return undefined;
+    if (!this.belowStride(start[0]!.node, step, stride, resolve)) return undefined;
+    if (!bound.every((b) => this.multipleOf(b.node, stride, resolve, DEPTH))) return undefined;
+    if (!writesLeave(this.src, shape.loop, shape.name)) return undefined;
     return union(pureDeps(shape.bound, resolve), pureDeps(step, resolve));
+  }
+
+  /** The addends of a sum (`a + b`, through parentheses and locals assigned once), each with its text. */
+  private terms(node: Node, resolve: Resolve, depth = DEPTH): { node: Node; text: string }[] {
+    const n = unparen(node);
+    if (n.type === "binary_expression" && textIn(this.src, n.childForFieldName("operator")!) === "+") {
+      const l = n.childForFieldName("left");
+      const r = n.childForFieldName("right");
+      if (l && r) return [...this.terms(l, resolve, depth), ...this.terms(r, resolve, depth)];
+    }
+    const value = n.type === "identifier" && depth > 0 ? this.valueOf(n, resolve) : undefined;
+    if (value) return this.terms(value, resolve, depth - 1);
+    return [{ node: n, text: this.canonical(n, resolve) }];
+  }
+
+  /**
+   * The trip count's deps when comparison `cmp`, in the body of `shape`'s loop, tests its last tile (see
+   * OpenLoops): the counter plus multiples of the stride against the bound, by `<` or `>=`; else
+   * undefined. `resolve`: names at the loop; `here`: at `cmp`, which must mean the same.
+   */
+  lastTile(cmp: Node, shape: LoopShape, resolve: Resolve, here: Resolve): Deps | undefined {
+    const l = cmp.childForFieldName("left");
+    const r = cmp.childForFieldName("right");
+    let op = textIn(this.src, cmp.childForFieldName("operator")!);
+    if (!l || !r || !MIRROR[op] || !shape.step) return undefined;
+    for (const id of descendants(cmp, "identifier"))
+      if (here(textIn(this.src, id)) !== resolve(textIn(this.src, id))) return undefined;
+    const terms = [...this.signed(l, 1, resolve), ...this.signed(r, -1, resolve)];
+    const counter = terms.filter((t) => t.text === shape.name);
+    if (counter.length !== 1) return undefined;
+    // the counter on the left: `B <= i + S` is `i + S >= B`
+    const sign = counter[0]!.sign;
+    if (sign < 0) op = MIRROR[op]!;
+    if (op !== "<" && op !== ">=") return undefined;
+    const rest = terms.filter((t) => t !== counter[0]).map((t) => ({ text: t.text, sign: t.sign * sign }));
+    const trip = this.tripCount(shape, resolve);
+    if (!trip) return undefined;
+    for (const b of this.terms(shape.bound, resolve)) {
+      const i = rest.findIndex((t) => t.sign < 0 && t.text === b.text);
+      if (i < 0) return undefined;
+      rest.splice(i, 1);
+    }
+    const stride = this.canonical(shape.step, resolve);
+    return rest.every((t) => t.text === stride) ? trip : undefined;
+  }
+
+  /** The addends of a sum or difference (see terms), each with its sign. */
+  private signed(node: Node, sign: number, resolve: Resolve): { text: string; sign: number }[] {
+    const n = unparen(node);
+    const op = n.type === "binary_expression" ? textIn(this.src, n.childForFieldName("operator")!) : "";
+    const l = n.childForFieldName("left");
+    const r = n.childForFieldName("right");
+    if ((op === "+" || op === "-") && l && r)
+      return [...this.signed(l, sign, resolve), ...this.signed(r, op === "-" ? -sign : sign, resolve)];
+    return this.terms(n, resolve).map((t) => ({ text: t.text, sign }));
   }
 
   /** Is `start` in [0, stride) for every thread of the block? */
@@ -118,16 +190,63 @@ export class Strides {
           x?.type === "init_declarator" && declaredName(x.childForFieldName("declarator"))?.text === name,
       );
     const value = d?.childForFieldName("value");
-    return value && this.writes(name) === 1 ? value : undefined;
+    // assigned nowhere else: its other write sites declare other variables of that name
+    const others = writeSites(this.src, this.fn, name).filter((w) => !declaresAt(this.fn, w, name));
+    return value && others.length === 0 ? value : undefined;
+  }
+}
+
+/** A loop the walk is in, and what is read of it when first needed. */
+interface OpenLoop {
+  header: LoopHeader;
+  /** Names at the loop (after its initializer). */
+  resolve: Resolve;
+  shape?: LoopShape | null;
+  counter?: RegExp;
+}
+
+/**
+ * The for loops with a thread-dependent condition the walk is in, for the comparisons in their bodies
+ * that test the last tile of a strided loop: `for (i = base + t; i < B; i += S)` with B rounded up to S
+ * (see Strides.tripCount) gives i = base + t + k * S at iteration k, so `i + S >= B` (any multiple of S
+ * added to either side, `<` or `>=`) holds for every thread or for none: t < S and B - base is a multiple
+ * of S. `i + S > B` is not uniform (t = 0 and t > 0 differ).
+ */
+export class OpenLoops {
+  private readonly open: OpenLoop[] = [];
+
+  constructor(
+    private readonly src: string,
+    private readonly strides: Strides,
+  ) {}
+
+  enter(header: LoopHeader, resolve: Resolve): void {
+    this.open.push({ header, resolve });
   }
 
-  /** How many places of the function may write `name`: assignments, increments, `&name`. */
-  private writes(name: string): number {
-    const text = textIn(this.src, this.fn);
-    const w = new RegExp(
-      `(?:\\+\\+|--)\\s*${name}\\b|(?<=[(,=]\\s*)&\\s*${name}\\b|\\b${name}\\s*(?:\\+\\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))`,
-      "g",
-    );
-    return [...text.matchAll(w)].length;
+  leave(): void {
+    this.open.pop();
+  }
+
+  /** Does `text` name the counter of a loop the walk is in? */
+  mentions(text: string): boolean {
+    return this.open.some((l) => {
+      if (l.shape === undefined) {
+        l.shape = loopShape(l.header) ?? null;
+        if (l.shape) l.counter = new RegExp(`\\b${l.shape.name}\\b`);
+      }
+      return l.counter?.test(text) === true;
+    });
+  }
+
+  /** The deps of comparison `cmp` when it tests the last tile of a loop the walk is in (`here`: names at cmp). */
+  compare(cmp: Node, here: Resolve): Deps | undefined {
+    if (!textDeps(textIn(this.src, cmp), here)) return undefined; // nothing the walk must record in it
+    for (const l of this.open) {
+      if (!l.shape || !l.counter?.test(textIn(this.src, cmp))) continue;
+      const trip = this.strides.lastTile(cmp, l.shape, l.resolve, here);
+      if (trip) return trip;
+    }
+    return undefined;
   }
 }

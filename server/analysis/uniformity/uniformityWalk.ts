@@ -6,6 +6,7 @@ import {
   calleeName,
   groupLevel,
   LoopControl,
+  memoryLvalue,
   NONE,
   PLAIN_EXPRESSIONS,
   pointerish,
@@ -18,7 +19,6 @@ import {
   VARYING_NAMES,
   type Assign,
   type Barrier,
-  type BarrierLevel,
   type Control,
   type Ctx,
   type Deps,
@@ -27,12 +27,20 @@ import {
   type Sym,
   type SymKind,
 } from "./uniformityBase";
+import { barrierLevel, misparsedComparison } from "./uniformityCalls";
 import { Constants } from "./uniformityConst";
 import { Scopes } from "./uniformityScopes";
 import { declareParams, simpleAssignment, simpleStatement, type Recorder } from "./uniformitySimple";
 import { textDeps, tripDeps, type LoopHeader } from "./uniformityText";
-import { Strides } from "./uniformityTrip";
+import { OpenLoops, Strides } from "./uniformityTrip";
 import { Stopper, type Until } from "./uniformityUntil";
+
+/** Nodes that may be a test of a loop's counter, or hold one (see OpenLoops). */
+const COUNTER_TESTS: ReadonlySet<string> = new Set([
+  "binary_expression",
+  "parenthesized_expression",
+  "condition_clause",
+]);
 
 /** One pass over a function: its symbols, assignments, conditions, barriers and exits. */
 export class Walk implements Recorder {
@@ -44,6 +52,8 @@ export class Walk implements Recorder {
   readonly consts: Constants;
   /** What knows a loop's trip count beyond its condition's deps (see tripDeps). */
   private readonly counters: [Constants, Strides];
+  /** The loops with a thread-dependent condition the walk is in (for their last-tile tests). */
+  private readonly loops: OpenLoops;
 
   /** Set when the walk is for barriers only (see uniformityUntil.ts). */
   private readonly stop: Stopper | undefined;
@@ -64,6 +74,7 @@ export class Walk implements Recorder {
     const ctx: Ctx = { controls: [], loop: undefined, breakable: undefined, owner: fn };
     this.consts = new Constants(fn, this.resolver, this.syms);
     this.counters = [this.consts, new Strides(src, fn, this.syms, this.consts)];
+    this.loops = new OpenLoops(src, this.counters[1]);
     this.scopes.push();
     declareParams(this, fn.childForFieldName("declarator"), !kernel);
     this.visit(body, ctx);
@@ -89,7 +100,11 @@ export class Walk implements Recorder {
     if (this.done) return NONE;
     const t = node.type;
     if (SKIP.has(t)) return NONE;
-    if (PLAIN_EXPRESSIONS.has(t)) {
+    // a test of an open loop's counter is read from the tree: it may be a last-tile test (see OpenLoops)
+    const counted = COUNTER_TESTS.has(t) && this.loops.mentions(this.text(node));
+    const tile = counted && t === "binary_expression" ? this.loops.compare(node, this.resolver) : undefined;
+    if (tile) return tile;
+    if (PLAIN_EXPRESSIONS.has(t) && !counted) {
       const fast = textDeps(this.text(node), this.resolver);
       if (fast) return fast;
     }
@@ -130,7 +145,7 @@ export class Walk implements Recorder {
         return simpleStatement(this, node, t, c) ?? this.declaration(node, c);
       case "expression_statement":
       case "condition_clause":
-        return simpleStatement(this, node, t, c) ?? union(...this.childDeps(node, c));
+        return (counted ? undefined : simpleStatement(this, node, t, c)) ?? union(...this.childDeps(node, c));
       case "compound_statement":
         this.scoped(() => this.children(node, c));
         return NONE;
@@ -193,13 +208,17 @@ export class Walk implements Recorder {
           const cond = node.childForFieldName("condition");
           const update = node.childForFieldName("update");
           const deps = cond ? this.visit(cond, c) : NONE;
+          const header = { loop: node, init, cond, update };
+          const open = !!cond && this.varies0(deps);
           const inner = !cond
             ? { ...c, loop: node, breakable: node }
-            : this.varies0(deps)
-              ? this.within(c, this.loopControl(node, { init, cond, update }, deps), node)
+            : open
+              ? this.within(c, this.loopControl(node, header, deps), node)
               : this.under(c, cond, node, deps, node);
+          if (open) this.loops.enter(header, this.scopes.snapshot());
           this.visitOpt(update, inner);
           this.visitOpt(node.childForFieldName("body"), inner);
+          if (open) this.loops.leave();
         });
         return NONE;
       case "for_range_loop":
@@ -262,9 +281,13 @@ export class Walk implements Recorder {
     const list = node.childForFieldName("arguments");
     const args = list?.namedChildren.filter((a): a is Node => !!a) ?? [];
     const argDeps = args.map((a) => this.visit(a, c));
-    const level = this.barrierLevel(name, fnType === "field_expression" ? fn : null, args);
+    const level = barrierLevel(name, fnType === "field_expression" ? fn : null, args, this.src, (n) => {
+      const s = this.scopes.resolve(n);
+      return s === undefined ? undefined : this.syms[s]!;
+    });
     if (level) this.barriers.push({ call: node, level, controls: c.controls, owner: c.owner });
-    const misparsed = fnType === "template_function" ? this.misparsedComparison(fn!) : undefined;
+    const misparsed =
+      fnType === "template_function" ? misparsedComparison(fn!, this.src, this.resolver) : undefined;
     const varying = VARYING_CALL.test(misparsed?.callee ?? name);
     const all = varying ? VARYING : union(recv, ...argDeps);
     // `f(…, &x)` may write x from what the call read (no `&` in the arguments' text: none to look at)
@@ -274,34 +297,6 @@ export class Walk implements Recorder {
           this.assignTo(a.childForFieldName("argument"), all, c);
     if (misparsed) return union(misparsed.left, UNIFORM_CALL.test(misparsed.callee) ? NONE : all);
     return UNIFORM_CALL.test(name) ? NONE : all;
-  }
-
-  /**
-   * `i < size<3>(t)` parses as the template call `i<(size<3)>(t)`: a local variable cannot be a template,
-   * so that is a comparison of `i` with the call `size<3>(t)`.
-   */
-  private misparsedComparison(fn: Node): { left: Deps; callee: string } | undefined {
-    const name = fn.childForFieldName("name");
-    const s = name?.type === "identifier" ? this.scopes.resolve(this.text(name)) : undefined;
-    if (s === undefined) return undefined;
-    let callee = fn.childForFieldName("arguments")?.namedChild(0) ?? null;
-    while (callee && callee.type === "binary_expression") callee = callee.childForFieldName("left");
-    return { left: { direct: false, syms: [s] }, callee: calleeName(callee, this.src) };
-  }
-
-  /** Which threads a call waits for, when it is a barrier (`member`: the callee when it is `obj.f`). */
-  private barrierLevel(name: string, member: Node | null, args: Node[]): BarrierLevel | undefined {
-    if (name.startsWith("__syncthreads")) return "block";
-    if (name === "__syncwarp") return "warp";
-    if (name !== "sync") return undefined;
-    // `g.sync()`, or `cg::sync(g)`
-    const group = member ? member.childForFieldName("argument") : args.length === 1 ? args[0] : null;
-    if (!group) return undefined;
-    if (group.type === "identifier") {
-      const s = this.scopes.resolve(this.text(group));
-      return (s !== undefined ? this.syms[s]!.group : undefined) ?? "unknown";
-    }
-    return groupLevel(this.text(group)) ?? "unknown";
   }
 
   /**
@@ -349,6 +344,7 @@ export class Walk implements Recorder {
   /** Records `name = deps` to variable `s`; a new symbol from an overwrite (see Scopes.overwrites). */
   assign(s: number, name: string, deps: Deps, c: Ctx, plain: boolean, at: number): number {
     const sym = this.syms[s]!;
+    if (sym.memory) return s; // a store through a reference to memory (see memoryLvalue)
     const overwrite = plain && this.scopes.overwrites(name, s, sym, c.controls);
     const id = overwrite ? this.declare(name, { kind: sym.kind, varying: false, group: sym.group, at }) : s;
     this.record(id, deps, c);
@@ -400,7 +396,12 @@ export class Walk implements Recorder {
         ? (groupLevel(typeText) ?? (value ? groupLevel(this.text(value)) : undefined))
         : undefined;
       const constant = kind === "storage" && this.consts.declares(node, value);
-      const id = this.declare(this.text(name), { kind, varying: false, group, at: d.startIndex, constant });
+      const memory =
+        decl.type === "reference_declarator" &&
+        !!value &&
+        memoryLvalue(value, this.resolver, this.syms, this.src);
+      const at = d.startIndex;
+      const id = this.declare(this.text(name), { kind, varying: false, group, at, constant, memory });
       if (value && !shared) this.record(id, deps, c);
       out.push(id);
     }

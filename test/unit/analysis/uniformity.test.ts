@@ -8,25 +8,7 @@ import { FileIndex } from "../../../server/analysis/source/fileIndex";
 import { Uniformity } from "../../../server/analysis/uniformity/uniformity";
 import { surelyRuntime } from "../../../server/analysis/uniformity/uniformityConst";
 
-/** Each condition around each barrier of the file's first function, `cond: varying|uniform`. */
-async function conditions(src: string): Promise<string[]> {
-  const idx = FileIndex.begin(await parseSource(src), src);
-  const fn = idx.deviceFunctions()[0]!;
-  const u = Uniformity.of(idx, fn);
-  assert.equal(Uniformity.of(idx, fn), u, "one analysis per function and run");
-  const seen = new Set<number>();
-  const out: string[] = [];
-  for (const b of u.barriers)
-    for (const k of b.controls) {
-      if (seen.has(k.cond.id)) continue;
-      seen.add(k.cond.id);
-      out.push(`${k.cond.text.replace(/^\((.*)\)$/s, "$1")}: ${u.varies(k.deps) ? "varying" : "uniform"}`);
-    }
-  return out;
-}
-
-const kernel = (body: string, params = "const float* in, int n, P p"): string =>
-  `template <int N> __global__ void k(${params}) {\n${body}\n}`;
+import { conditions, kernel } from "./uniformityHelpers";
 
 describe("uniformity: values", () => {
   it("threadIdx, lane and warp ids, shuffles, votes and atomics vary; what flows from them varies", async () => {

@@ -1,0 +1,115 @@
+// The uniformity analysis (server/analysis/uniformity/): references bound to memory, exits inside a block
+// that ends in a return, strided loops with a common base and their last-tile tests.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { parseSource } from "../../../server/lint/lintDocument";
+import { FileIndex } from "../../../server/analysis/source/fileIndex";
+import { Uniformity } from "../../../server/analysis/uniformity/uniformity";
+import { conditions, kernel } from "./uniformityHelpers";
+
+describe("uniformity: references to memory and blocks that end in a return", () => {
+  it("a reference bound to memory is stored through; one bound to a local holds its values", async () => {
+    const got = await conditions(
+      kernel(`
+  extern __shared__ char raw[];
+  auto& plan = *reinterpret_cast<Plan*>(raw);
+  Plan& slot = reinterpret_cast<Plan*>(raw)[threadIdx.x];
+  Plan& arrow = p->plan;
+  int local = 0;
+  int& alias = local;
+  if (threadIdx.x == 0) plan = make_plan(n);
+  if (threadIdx.x == 0) arrow = make_plan(n);
+  alias = threadIdx.x;
+  __syncthreads();
+  if (plan.rounds > 0) __syncthreads();
+  if (slot.rounds > 0) __syncthreads();
+  if (arrow.rounds > 0) __syncthreads();
+  if (alias > 0) __syncthreads();`),
+    );
+    assert.deepEqual(got, [
+      "plan.rounds > 0: uniform",
+      "slot.rounds > 0: varying",
+      "arrow.rounds > 0: uniform",
+      "alias > 0: varying",
+    ]);
+  });
+
+  it("an exit in a block that ends in a return skips no barrier after that block", async () => {
+    const src = kernel(`
+  if (n > 8) {
+    if (threadIdx.x >= n) return;
+    for (int k = 0; k < n; ++k) if (in[k] > 0) break;
+    return;
+  }
+  __syncthreads();
+  if (n > 4) {
+    if (threadIdx.x >= n) return;
+    for (int k = 0; k < n; ++k) if (in[k] > 0) return;
+  }
+  __syncthreads();
+  if (n > 2) {
+    if (threadIdx.x >= n) return;
+    __syncthreads();
+    return;
+  }`);
+    const idx = FileIndex.begin(await parseSource(src), src);
+    const u = Uniformity.of(idx, idx.deviceFunctions()[0]!);
+    const [b0, b1, b2] = u.barriers;
+    const [ret0, , , ret1, , ret2] = u.exits;
+    assert.deepEqual(
+      [u.skips(ret0!, b0!), u.skips(ret0!, b1!), u.skips(ret1!, b1!), u.skips(ret2!, b2!)],
+      [false, false, true, true],
+    );
+  });
+});
+
+describe("uniformity: strided loops with a base and their last-tile tests", () => {
+  it("a start `base + t` and a bound `base + multiple` run as many iterations; a local redeclared elsewhere is another", async () => {
+    const got = await conditions(
+      `template <int BS> __global__ void k(const float* in, int n) {
+  const int base = blockIdx.x * n;
+  const int end = base + round_up(n, BS);
+  for (int v = base + threadIdx.x; v < end; v += BS) __syncthreads();
+  for (int v = base + threadIdx.x; v < blockIdx.y + round_up(n, BS); v += BS) __syncthreads();
+  int stop = (n + BS - 1) / BS * BS;
+  for (int i = threadIdx.x; i < stop; i += BS) __syncthreads();
+  if (n > 3) { int stop = n; in += stop; }
+  for (int i = threadIdx.x; i < stop; i += BS) { __syncthreads(); if (in[i] > 0) i += BS; }
+  for (int i = threadIdx.x; i < stop; i += BS) { __syncthreads(); if (in[i] > 0) { ++i; break; } }
+}`,
+    );
+    assert.deepEqual(got, [
+      "v < end: uniform",
+      "v < blockIdx.y + round_up(n, BS): varying",
+      "i < stop: uniform",
+      "i < stop: varying",
+      "i < stop: uniform",
+    ]);
+  });
+
+  it("`i + S >= B` and `i < B - S` test the last tile for every thread alike; `i + S > B` and `i >= n` do not", async () => {
+    const got = await conditions(
+      `template <int BS> __global__ void k(const float* in, int n) {
+  int stop = (n + BS - 1) / BS * BS;
+  for (int i = threadIdx.x; i < stop; i += BS) {
+    if (i + BS >= stop) __syncthreads();
+    if (i < stop - BS) __syncthreads();
+    if (stop <= BS + i) __syncthreads();
+    if (i + BS > stop) __syncthreads();
+    if (i >= n) __syncthreads();
+    int stop = 4;
+    if (i + BS >= stop) __syncthreads();
+  }
+}`,
+    );
+    assert.deepEqual(got, [
+      "i + BS >= stop: uniform",
+      "i < stop: uniform",
+      "i < stop - BS: uniform",
+      "stop <= BS + i: uniform",
+      "i + BS > stop: varying",
+      "i >= n: varying",
+      "i + BS >= stop: varying",
+    ]);
+  });
+});
