@@ -281,10 +281,11 @@ async function runOnce(command: string, args: readonly string[], o: RunOptions):
 }
 
 /** Process groups (POSIX): a program runs as the leader of its own, and a stop signals the whole group. */
-const GROUPS = process.platform !== "win32";
+// Marked pure so that a bundle importing only the policy hooks (the extension entry) leaves them out.
+const GROUPS = /* @__PURE__ */ (() => process.platform !== "win32")();
 
 /** The process groups of programs still running: killed if this process exits first (Ctrl+C, a crash). */
-const liveGroups = new Set<number>();
+const liveGroups = /* @__PURE__ */ new Set<number>();
 let exitHook = false;
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
