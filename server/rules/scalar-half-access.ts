@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { LintContext, Rule } from "./rule";
 import type { FunctionInfo } from "../analysis/source/fileIndex";
-import { FunctionLocals } from "../analysis/access/accessShape";
+import { FunctionLocals, movedWideByMacro } from "../analysis/access/accessShape";
 import { functionTypeNames, typeNameAt } from "../analysis/types/functionTypes";
 import { codeSlice } from "../analysis/source/codeText";
 import { declEnv, type HalfAlias } from "../analysis/types/declEnv";
@@ -211,12 +211,18 @@ function pointersOf(
 }
 
 /** The subscript accesses of `pointers` in the function body, in document order. */
-function accessesOf(idx: FileIndex, f: FunctionInfo, pointers: Map<string, Pointer>) {
+function accessesOf(
+  idx: FileIndex,
+  f: FunctionInfo,
+  pointers: Map<string, Pointer>,
+  defines: ReadonlyMap<string, string>,
+) {
   const hits: { sub: Node; name: string; pointer: Pointer }[] = [];
   const names = globalRegex(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`);
   for (const m of idx.scan(names, f.body.startIndex, f.body.endIndex)) {
     const sub = subscriptOf(idx, m.index, m[1]!, m.index + m[0].length - 1);
-    if (sub) hits.push({ sub, name: m[1]!, pointer: pointers.get(m[1]!)! });
+    if (sub && !movedWideByMacro(sub, defines))
+      hits.push({ sub, name: m[1]!, pointer: pointers.get(m[1]!)! });
   }
   return hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
 }
@@ -258,7 +264,7 @@ export const scalarHalfAccess: Rule = {
       const pointers = pointersOf(ctx, idx, f, src, base);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
       if (pointers.size === 0 || vectorizesIn(src, env.vectorTypes)) continue;
-      reportAccesses(ctx, idx, f, accessesOf(idx, f, pointers));
+      reportAccesses(ctx, idx, f, accessesOf(idx, f, pointers, env.defines));
     }
   },
 };

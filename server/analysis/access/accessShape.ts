@@ -154,3 +154,24 @@ function stripCasts(node: Node): Node {
   }
   return n;
 }
+
+/**
+ * Is the element handed to a function-like macro of the file that moves it as something wider: a macro
+ * whose body reinterprets its argument's address or is inline asm (`CP_ASYNC_CG(dst, &x[i], 16)`,
+ * `#define LDST128BITS(v) (reinterpret_cast<float4*>(&(v))[0])`)? Then the access is as wide as the
+ * macro makes it, not 2 bytes. An address passed to a function (`__ldg(&x[i])`) is still one element.
+ * The macro may be the file's or a project header's (`defines`: declEnv.ts).
+ */
+export function movedWideByMacro(sub: Node, defines: ReadonlyMap<string, string>): boolean {
+  let n = sub;
+  while (n.parent?.type === "parenthesized_expression") n = n.parent;
+  if (n.parent?.type === "pointer_expression" && n.parent.childForFieldName("operator")?.text === "&")
+    n = n.parent;
+  const args = n.parent;
+  if (args?.type !== "argument_list") return false;
+  const callee = args.parent?.childForFieldName("function");
+  if (callee?.type !== "identifier") return false;
+  // The macro's body as the file and its project headers define it (declEnv.ts; continuations joined).
+  const body = defines.get(callee.text);
+  return body !== undefined && /\breinterpret_cast\b|\basm\b/.test(body);
+}
