@@ -1,6 +1,7 @@
 // Kernel launches: each `<<<grid, block, smem, stream>>>` call and its configuration. Most launches name
 // their configuration with plain names and integers (`<<<rows, kBlock, 0, stream>>>`): those arguments are
 // read from the text, and their nodes (a wasm call each, and one per node for its type) only on demand.
+import { splitTopLevel } from "../source/textScans";
 import type { Language, Node } from "web-tree-sitter";
 import { isSpaceCode } from "../source/charCodes";
 import type { FileIndex } from "../source/fileIndex";
@@ -230,21 +231,7 @@ function argTexts(
 
 /** `inner` split at the commas outside any brackets. */
 function splitArgs(inner: string): string[] {
-  if (!/[([{]/.test(inner)) return inner.split(",");
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === "," && depth === 0) {
-      out.push(inner.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(inner.slice(start));
-  return out;
+  return /[([{]/.test(inner) ? splitTopLevel(inner) : inner.split(",");
 }
 
 /** Per grammar (not per file): its words that are not identifiers. */

@@ -55,3 +55,24 @@ export function findDirectives(text: string, from: number, to: number): Directiv
   }
   return out;
 }
+
+/**
+ * `text` split at the commas outside any brackets; `brackets` are the opening and closing characters
+ * that nest (`"([{"`/`")]}"` for call arguments; template argument lists add `<`/`>`).
+ */
+export function splitTopLevel(text: string, open = "([{", close = ")]}"): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (open.includes(c)) depth++;
+    else if (close.includes(c)) depth--;
+    else if (c === "," && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}

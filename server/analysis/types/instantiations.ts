@@ -8,6 +8,7 @@
 // with). A parameter with no instantiation seen is unknown (empty). Not seen: deduced arguments
 // from a launch or call (`k<<<…>>>(half_ptr)`; an explicit instantiation's are: `template void
 // f(half*, int);`), instantiations in other files, class templates' member functions.
+import { splitTopLevel } from "../source/textScans";
 import type { Node } from "web-tree-sitter";
 import type { FileIndex, FunctionSpan } from "../source/fileIndex";
 import { isSpaceCode, isWordCode } from "../source/charCodes";
@@ -101,22 +102,11 @@ function wordsAt(code: string, word: string): number[] {
   return out;
 }
 
-/** `text` split at its top-level commas. */
+/** `text` split at its top-level commas (template argument lists nest too). */
 function splitTop(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === "(" || c === "<" || c === "[") depth++;
-    else if (c === ")" || c === ">" || c === "]") depth--;
-    else if (c === "," && depth === 0) {
-      out.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(text.slice(start));
-  return out.map((p) => p.trim()).filter((p) => p !== "");
+  return splitTopLevel(text, "(<[", ")>]")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
 }
 
 /** A parameter's type with qualifiers, `*`/`&` and its name removed: `const half* __restrict__ x` → `half`. */

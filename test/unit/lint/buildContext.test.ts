@@ -6,16 +6,9 @@ import { test } from "node:test";
 import { buildFacts, describeContext, resolveBuildContext } from "../../../server/lint/buildContext";
 import { cmakeCommands, pythonTokens } from "../../../server/lint/buildSyntax";
 import { KERNEL_BUILDER_CAPABILITIES, PYTORCH_NVCC_DEFINES } from "../../../server/lint/buildFiles";
-import { project as tempProject } from "./project";
+import { fixtureContext, project as tempProject } from "./project";
 
-const FIX = join(__dirname, "..", "..", "fixtures", "build");
-const contextOf = (folder: string, rel: string, gpuArch?: number) =>
-  resolveBuildContext({
-    file: join(FIX, folder, rel),
-    stopAt: join(FIX, folder),
-    env: {},
-    ...(gpuArch !== undefined ? { gpuArch } : {}),
-  });
+const contextOf = fixtureContext;
 
 test("build.toml: a CUDA kernel without cuda-capabilities gets kernel-builder's defaults and -DENABLE_FP8", () => {
   const c = contextOf("paged-attention", "paged-attention/attention/paged_attention_v1.cu");

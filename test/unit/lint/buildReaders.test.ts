@@ -12,16 +12,10 @@ import {
 } from "../../../server/lint/buildContext";
 import { switchBackend } from "../../../server/lint/buildFlags";
 import { PYTORCH_NVCC_DEFINES } from "../../../server/lint/buildFiles";
-import { project as tempProject } from "./project";
+import { BUILD_FIXTURES, fixtureContext, project as tempProject } from "./project";
 
-const FIX = join(__dirname, "..", "..", "fixtures", "build");
-const contextOf = (folder: string, rel: string, gpuArch?: number) =>
-  resolveBuildContext({
-    file: join(FIX, folder, rel),
-    stopAt: join(FIX, folder),
-    env: {},
-    ...(gpuArch !== undefined ? { gpuArch } : {}),
-  });
+const FIX = BUILD_FIXTURES;
+const contextOf = fixtureContext;
 /** Whether the build defines `name` (its value), undefines it (-U) or says nothing (unknown). */
 const macro = (c: { defines: ReadonlyMap<string, string>; undefines: ReadonlySet<string> }, name: string) =>
   c.defines.has(name) ? c.defines.get(name) : c.undefines.has(name) ? "undefined" : "unknown";
