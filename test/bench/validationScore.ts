@@ -63,9 +63,7 @@ for (const p of round.projects) {
 const sampledKeys = new Set(round.sample.map(key));
 const rules = [...new Set(round.sample.map((s) => s.rule))].sort();
 const pct = (a: number, b: number): string => (b === 0 ? "—" : `${((100 * a) / b).toFixed(0)}%`);
-console.log(
-  "| rule | sampled | TP | before | still reported | TP still | after | TP lost | not sampled |",
-);
+console.log("| rule | sampled | TP | before | still reported | TP still | after | TP lost | not sampled |");
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 let [n, tp, kept, keptTp] = [0, 0, 0, 0];
 for (const rule of rules) {
