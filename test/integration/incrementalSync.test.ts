@@ -3,11 +3,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { TextDocumentContentChangeEvent } from "vscode-languageserver-protocol/node";
+import { buildFacts, resolveBuildContext } from "../../server/lint/buildContext";
 import { lintSource } from "../../server/lint/lintDocument";
 import { rules } from "../../server/rules/index";
 import { lspForFile, REPO, type LspSession } from "./lspClient";
@@ -75,7 +76,21 @@ test("random incremental edits over LSP end in the same findings as a fresh lint
     });
   }
   const published = await lsp.waitForDiagnostics(uri, (_d, version) => version === doc.version);
-  const fresh = await lintSource(doc.getText(), { rules, targets: [75, 90], fileName: "bad_conventions.cu" });
+  // The server lints the file under its build context: here none (a temp folder, no build file), with the
+  // targets the session's settings declare; the fresh lint is given the same, not the standalone build
+  // that assumes every half switch.
+  const build = {
+    ...buildFacts(
+      resolveBuildContext({ file: fileURLToPath(uri), stopAt: dirname(fileURLToPath(uri)), env: {} }),
+    ),
+    targets: "declared" as const,
+  };
+  const fresh = await lintSource(doc.getText(), {
+    rules,
+    targets: [75, 90],
+    fileName: "bad_conventions.cu",
+    build,
+  });
   const key = (rule: unknown, l1: number, c1: number, l2: number, c2: number, message: unknown): string =>
     `${String(rule)} ${l1}:${c1}-${l2}:${c2} ${typeof message === "string" ? message : JSON.stringify(message)}`;
   assert.deepEqual(
