@@ -11,6 +11,7 @@ import { FileIndex } from "../analysis/source/fileIndex";
 import { globalRegex } from "../analysis/source/sharedRegex";
 import { isWordCode } from "../analysis/source/charCodes";
 import { isIdentifier } from "../analysis/types/halfTypes";
+import { functionName } from "../analysis/types/instantiations";
 
 const SCALAR_TYPES = ["__half", "half", "__nv_bfloat16", "nv_bfloat16"];
 
@@ -169,11 +170,15 @@ interface Pointer {
   note?: string;
 }
 
-/** 1-based line of an offset. */
-function lineOf(text: string, at: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
-  return line;
+/**
+ * Where an instantiation is written, for the message: the function it is in, by name. Not a line number:
+ * a relint keeps this finding while edits elsewhere move lines (the instantiation's own definition,
+ * where the name is written, is what makes it run again).
+ */
+function whereWritten(idx: FileIndex, at: number): string {
+  const fn = idx.functionSpanAt(at);
+  const name = fn && functionName(fn.node);
+  return name ? `in ${name}` : "at file scope";
 }
 
 /**
@@ -190,7 +195,6 @@ function pointersOf(
   const pointers = new Map<string, Pointer>();
   const local = afterTemplateHeader(idx.text, f.start) || src.includes("using") || src.includes("typedef");
   const types = local ? functionTypeNames(idx, declEnv(ctx), f, src) : undefined;
-  if (types?.templateParams.length) idx.readsWholeFile(); // the instantiations may lie anywhere in the file
   if (!types || (types.hidden.size === 0 && types.names.size === 0)) {
     for (const m of pointerMatches(src, base.re)) pointers.set(m[2]!, { kind: base.kind.get(m[1]!)! });
     return pointers;
@@ -203,7 +207,7 @@ function pointersOf(
     if (!k) continue;
     const i = t?.instantiation;
     const note = i
-      ? `${m[1]} is instantiated with ${i.type}${i.via ? ` through ${i.via}` : ""} at line ${lineOf(idx.text, i.at)}`
+      ? `${m[1]} is instantiated with ${i.type}${i.via ? ` through ${i.via}` : ""} ${whereWritten(idx, i.at)}`
       : undefined;
     pointers.set(m[2]!, { kind: k, note });
   }

@@ -17,6 +17,7 @@ import type { DeclEnv } from "./declEnv";
 import { halfKindOfType, isIdentifier, type HalfKind } from "./halfTypes";
 import { scopedAliasAt, scopedAliases } from "./aliasScopes";
 import { boundAt, closingParen, dispatchCalls } from "./dispatch";
+import { usesOf } from "../../lint/dependencies";
 
 /** One type a parameter is instantiated with: as written, its 16-bit kind (if any), where, and through what. */
 export interface Instantiation {
@@ -139,7 +140,6 @@ const OTHER_TYPE =
 
 export class Instantiations {
   private readonly code: string;
-  private readonly memo = new Map<string, Instantiation[]>();
 
   constructor(
     private readonly idx: FileIndex,
@@ -148,28 +148,35 @@ export class Instantiations {
     this.code = codeOnly(idx.text);
   }
 
-  /** What type parameter `index` of the template function `fn` is instantiated with (empty: unknown). */
+  /**
+   * What type parameter `index` of the template function `fn` is instantiated with (empty: unknown).
+   * The answer depends on the places the function's name is written (and, through templated launchers,
+   * their names): the running rule records them as `uses:` facts, not as the whole file, so that an edit
+   * elsewhere does not relint it (lint/dependencies.ts).
+   */
   of(fn: FunctionSpan, index: number, seen: ReadonlySet<string> = new Set()): Instantiation[] {
     const name = functionName(fn.node);
     if (!name) return [];
     const key = `${name}#${index}`;
-    const known = this.memo.get(key);
-    if (known) return known;
-    if (seen.has(key)) return [];
-    const inner = new Set([...seen, key]);
+    if (seen.size === 0)
+      return this.idx.shared(`instantiations:${key}`, () => this.read(fn, name, index, new Set([key])));
+    return seen.has(key) ? [] : this.read(fn, name, index, new Set([...seen, key]));
+  }
+
+  private read(fn: FunctionSpan, name: string, index: number, seen: ReadonlySet<string>): Instantiation[] {
+    this.idx.reads(usesOf(name));
     const out: Instantiation[] = [];
     for (const { at, lt } of this.templateIds().get(name) ?? []) {
       const arg = templateArgs(this.code, lt)?.[index];
-      if (arg) out.push(...this.resolve(arg, at, inner));
+      if (arg) out.push(...this.resolve(arg, at, seen));
     }
     // `template void f(half* out, …);`: an explicit instantiation whose arguments are deduced.
     const param = templateTypeParams(this.code, fn.start)?.[index];
     for (const { at, open } of this.explicit().get(name) ?? []) {
       const written = splitTop(this.code.slice(open + 1, closingParen(this.code, open)));
       const type = param ? deduced(fn.node, param, written) : undefined;
-      if (type) out.push(...this.resolve(type, at, inner));
+      if (type) out.push(...this.resolve(type, at, seen));
     }
-    if (seen.size === 0) this.memo.set(key, out);
     return out;
   }
 
