@@ -3,8 +3,8 @@
 // rule read (see dependencies.ts) are unchanged.
 import { checksElsewhere } from "../analysis/launches/checksElsewhere";
 import { usesTorch } from "../analysis/source/pytorchExtension";
-import { fileScopeShared } from "../rules/shared-memory-reduction";
-import { OPT_IN_ATTRIBUTE, optedIn } from "../rules/shared-memory-limit";
+import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
+import { OPT_IN_ATTRIBUTE, optedIn } from "../analysis/sharedMemory/optIn";
 import { hasBf16Guard } from "../analysis/preprocessor/archGuard";
 import { declEnvKey } from "../analysis/types/declEnv";
 import { BUILTIN_CHECKS } from "../analysis/launches/launchChecks";

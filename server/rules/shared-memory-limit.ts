@@ -5,10 +5,9 @@ import type { Rule } from "./rule";
 import { Constants, typeSize } from "../analysis/constants/constEval";
 import { FileIndex, kernelLaunches, sharedQualifier } from "../analysis/source/fileIndex";
 import { callArguments, namedChildren } from "../analysis/source/nodes";
+import { OPT_IN_ATTRIBUTE, optedIn } from "../analysis/sharedMemory/optIn";
 
 const STATIC_LIMIT = 48 * 1024;
-/** Set anywhere in the file, the opt-in attribute makes launches over 48 KB acceptable. */
-export const OPT_IN_ATTRIBUTE = "cudaFuncAttributeMaxDynamicSharedMemorySize";
 /** Max dynamic shared memory per block with the opt-in attribute, bytes (CUDA programming guide, table 21). */
 const OPT_IN_LIMIT: Readonly<Record<number, number>> = {
   70: 96 * 1024,
@@ -23,12 +22,6 @@ const OPT_IN_LIMIT: Readonly<Record<number, number>> = {
   103: 227 * 1024,
   120: 99 * 1024,
 };
-
-/** Whether the file sets the opt-in attribute anywhere. */
-export function optedIn(idx: FileIndex): boolean {
-  idx.reads("context:optIn");
-  return idx.shared("optedIn", () => idx.text.includes(OPT_IN_ATTRIBUTE));
-}
 
 function limitFor(sm: number): number {
   if (OPT_IN_LIMIT[sm] !== undefined) return OPT_IN_LIMIT[sm];

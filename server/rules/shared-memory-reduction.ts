@@ -7,6 +7,7 @@ import { Constants } from "../analysis/constants/constEval";
 import { FileIndex, sharedQualifier, type FunctionInfo } from "../analysis/source/fileIndex";
 import { descendants, namedChildren, textIn, unparen } from "../analysis/source/nodes";
 import { calleeName, LOOPS } from "../analysis/uniformity/uniformity";
+import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
 
 /**
  * The operator of a halving or doubling step: `>>= 1`, `/= 2`, `<<= 1`, `*= 2`, or `>> 1`, `/ 2`, `<< 1`,
@@ -145,29 +146,6 @@ function pointerParams(fn: Node, src: string): string[] {
     const d = p.childForFieldName("declarator");
     const name = d?.type === "pointer_declarator" ? d.childForFieldName("declarator") : null;
     return params && name?.type === "identifier" ? [textIn(src, name)] : [];
-  });
-}
-
-/** `extern __shared__ T name[];`, matched where an `extern` starts (sticky; group: the name). */
-const EXTERN_SHARED = /extern\s+__shared__\b[^;]*?(\w+)\s*\[\s*\]\s*;/y;
-
-/** `extern __shared__` arrays declared outside any function, once per file (a part of the file context). */
-export function fileScopeShared(idx: FileIndex): ReadonlySet<string> {
-  idx.reads("context:externShared");
-  return idx.shared("fileScopeShared", () => {
-    const out = new Set<string>();
-    // at each "extern" (found by its rarer "xtern": a search for "extern" stops at every `e`)
-    const { text } = idx;
-    for (let x = text.indexOf("xtern", 1); x >= 0; x = text.indexOf("xtern", x + 5)) {
-      const at = x - 1;
-      if (text[at] !== "e" || isWordCode(text.charCodeAt(at - 1))) continue;
-      EXTERN_SHARED.lastIndex = at;
-      const m = EXTERN_SHARED.exec(text);
-      if (!m) continue;
-      if (!idx.deviceFunctionAt(at)) out.add(m[1]!);
-      x = EXTERN_SHARED.lastIndex - 5;
-    }
-    return out;
   });
 }
 
