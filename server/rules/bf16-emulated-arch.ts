@@ -3,46 +3,11 @@
 // convention: "T4 has no BFloat16 support — must use FP16".
 import type { Rule } from "./rule";
 import { archOffRanges, inRanges } from "../analysis/preprocessor/archGuard";
-import { FileIndex, type FunctionInfo } from "../analysis/source/fileIndex";
+import { FileIndex } from "../analysis/source/fileIndex";
 import { bf16Arithmetic } from "../analysis/types/bf16Arithmetic";
 import { declEnv } from "../analysis/types/declEnv";
 import { halfDecls } from "../analysis/types/halfDecls";
-
-/** A function's name as declared (`cuda_max` of `template<> half cuda_max(half2 v)`), if plain. */
-function nameOf(fn: FunctionInfo): string | undefined {
-  let d = fn.node.childForFieldName("declarator");
-  while (d && d.type !== "function_declarator") d = d.childForFieldName("declarator");
-  const name = d?.childForFieldName("declarator")?.text;
-  return name && /^[A-Za-z_][\w:]*$/.test(name) ? name : undefined;
-}
-
-/** The names of the device functions whose signature takes or returns an FP16 type. */
-function fp16Versions(idx: FileIndex): Set<string> {
-  const out = new Set<string>();
-  for (const fn of idx.deviceFunctions()) {
-    const signature = idx.text.slice(fn.start, fn.body.startIndex);
-    const name = nameOf(fn);
-    if (name && /\b(?:__)?half2?\b/.test(signature)) out.add(name);
-  }
-  return out;
-}
-
-/**
- * One of a function's per-type versions, with an FP16 one beside it: an explicit specialization
- * (`template<>`, of the function or of its struct) or an overload whose FP16 sibling the file defines.
- * The FP16 path the convention asks for exists; which one runs on a T4 is the caller's choice.
- */
-function hasFp16Version(fn: FunctionInfo, withFp16: ReadonlySet<string>): boolean {
-  const name = nameOf(fn);
-  if (name && withFp16.has(name)) return true;
-  for (let p = fn.node.parent; p; p = p.parent)
-    if (
-      p.type === "template_declaration" &&
-      p.childForFieldName("parameters")?.text.replace(/\s/g, "") === "<>"
-    )
-      return true;
-  return false;
-}
+import { hasFp16Version } from "../analysis/types/fp16Versions";
 
 export const bf16EmulatedArch: Rule = {
   id: "bf16-emulated-arch",
@@ -61,12 +26,11 @@ export const bf16EmulatedArch: Rule = {
     const sites = bf16Arithmetic(idx, halfDecls(idx, declEnv(ctx)));
     if (sites.length === 0) return;
     const off = archOffRanges(idx, low, ctx.build);
-    const withFp16 = fp16Versions(idx);
     const lowText = low.map((t) => `sm_${t}`).join(", ");
     // One finding per function, at its first unguarded BF16 operation; the message counts the rest.
     const byFunction = new Map<number, typeof sites>();
     for (const s of sites) {
-      if (inRanges(s.node.startIndex, off) || hasFp16Version(s.fn, withFp16)) continue;
+      if (inRanges(s.node.startIndex, off) || hasFp16Version(idx, s.fn)) continue;
       const list = byFunction.get(s.fn.start);
       if (list) list.push(s);
       else byFunction.set(s.fn.start, [s]);
