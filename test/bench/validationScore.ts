@@ -5,9 +5,9 @@
 // its line. Prints, per rule, the sample's precision before and after (after: true positives still
 // reported / sampled findings still reported), the true positives lost, and how many findings the rule
 // reports that are not in the sample (the rest of the population, and any new ones: not scored).
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { findingKey as key, lintProject, type Project, type Reported } from "./validationLint";
 
 interface Sampled {
   project: string;
@@ -18,13 +18,8 @@ interface Sampled {
   reason: string;
 }
 interface Round {
-  projects: { dir: string; repo: string; commit: string; scope: string }[];
+  projects: Project[];
   sample: Sampled[];
-}
-interface Reported {
-  file: string;
-  line: number;
-  rule: string;
 }
 
 const [dirArg, roundArg = "1"] = process.argv.slice(2);
@@ -36,30 +31,8 @@ const dir = resolve(dirArg);
 const round = JSON.parse(
   readFileSync(join(__dirname, "..", "fixtures", "corpus", "validation", `round-${roundArg}.json`), "utf8"),
 ) as Round;
-const cli = join(__dirname, "..", "..", "dist", "cli.js");
-
-function lintProject(project: string): Reported[] {
-  // Exit 1 (errors found) is a result, not a failure.
-  let out: string;
-  try {
-    out = execFileSync("node", [cli, "lint", project, "--no-gpu", "--format", "json"], {
-      cwd: dir,
-      encoding: "utf8",
-      maxBuffer: 1 << 28,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-  } catch (err) {
-    out = (err as { stdout?: string }).stdout ?? "[]";
-  }
-  return JSON.parse(out) as Reported[];
-}
-
-const key = (f: { file: string; line: number; rule: string }): string => `${f.file}:${f.line}:${f.rule}`;
 const now = new Map<string, Reported>();
-for (const p of round.projects) {
-  const inScope = (f: Reported): boolean => f.file.startsWith(`${p.dir}/${p.scope}`);
-  for (const f of lintProject(p.dir)) if (f.rule !== "targets" && inScope(f)) now.set(key(f), f);
-}
+for (const p of round.projects) for (const f of lintProject(dir, p)) now.set(key(f), f);
 const sampledKeys = new Set(round.sample.map(key));
 const rules = [...new Set(round.sample.map((s) => s.rule))].sort();
 const pct = (a: number, b: number): string => (b === 0 ? "—" : `${((100 * a) / b).toFixed(0)}%`);
