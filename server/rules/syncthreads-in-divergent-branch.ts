@@ -1,5 +1,6 @@
 // A block barrier that only some threads of the block reach: the block deadlocks or, worse, silently
-// synchronizes with the wrong barrier. Which conditions differ between threads comes from the function's
+// synchronizes with the wrong barrier. Threads that have exited (returned from the kernel) are not
+// waited for (analysis/uniformity/barrierReach.ts): a barrier after an early return is fine. Which conditions differ between threads comes from the function's
 // uniformity analysis (util/uniformity.ts): conditions on blockIdx, kernel arguments, constants, uniform
 // loop counters or shared values read after a barrier are the same for every thread and are fine.
 import type { Node } from "web-tree-sitter";
@@ -7,6 +8,8 @@ import type { Rule } from "./rule";
 import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
 import { FileIndex, type FunctionInfo } from "../analysis/source/fileIndex";
 import { LOOPS, Uniformity, type Barrier, type SoFar } from "../analysis/uniformity/uniformity";
+import { endsThread } from "../analysis/uniformity/barrierReach";
+import { classConstructors } from "../analysis/types/classConstructors";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
@@ -87,8 +90,12 @@ function condText(cond: Node): string {
   return cond.text.replace(/^\((.*)\)$/s, "$1");
 }
 
-/** Why `b` is divergent, or undefined when every thread of the block reaches it. */
-function divergence(u: Uniformity, b: Barrier): string | undefined {
+/**
+ * Why `b` is divergent, or undefined when every thread of the block that has not exited reaches it: a
+ * return from the kernel ends its thread, which the barrier does not wait for (barrierReach.ts). A
+ * return from a __device__ function or a lambda does not: its caller goes on.
+ */
+function divergence(u: Uniformity, b: Barrier, f: FunctionInfo): string | undefined {
   // read only for a finding (each node read costs)
   const name = (): string => `${b.call.childForFieldName("function")!.text}()`;
   const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u.barriers, c.guarded));
@@ -101,8 +108,9 @@ function divergence(u: Uniformity, b: Barrier): string | undefined {
   }
   for (const e of u.exits) {
     const why = u.firstVarying(e.controls);
-    if (!why || !u.skips(e, b)) continue;
-    return `${name()} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): the others wait at the barrier for threads that never arrive. Keep every thread going to the barrier and predicate only the work.`;
+    if (!why || endsThread(e, f) || !u.skips(e, b)) continue;
+    const goesOn = e.kind === "return" ? "return to the caller and go on" : "go on";
+    return `${name()} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): they ${goesOn} while the others wait at the barrier for them. Keep every thread going to the barrier and predicate only the work.`;
   }
   return undefined;
 }
@@ -112,7 +120,7 @@ export const syncthreadsInDivergentBranch: Rule = {
   defaultSeverity: "warning",
   basis: "heuristic",
   summary:
-    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition or after a thread-dependent return, break or continue.",
+    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition, or after a thread-dependent break, continue, or return from a __device__ function (threads that return from the kernel have exited and are not waited for).",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
@@ -125,10 +133,11 @@ export const syncthreadsInDivergentBranch: Rule = {
     }
     for (const { f, calls } of fns.values()) {
       if (!mayDiverge(idx.text, f, calls)) continue;
-      const u = Uniformity.of(idx, f, { after: idx.text.lastIndexOf("sync", f.end), settled });
+      const until = { after: idx.text.lastIndexOf("sync", f.end), settled };
+      const u = Uniformity.of(idx, f, until, classConstructors(ctx));
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
-        const message = divergence(u, b);
+        const message = divergence(u, b, f);
         if (message) ctx.report({ node: b.call, message });
       }
     }

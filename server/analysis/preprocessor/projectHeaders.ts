@@ -1,8 +1,8 @@
-// The project's own headers, as far as the rules need them: `#include "x.h"` resolved against the
-// including file's folder and then its ancestors, never above the root (the workspace or lint root; the
-// file's own folder when none is given), read as text for macro definitions, type aliases and further
-// quoted includes, and function bodies. `<…>` includes and headers outside the root are not read: a macro or alias defined
-// there is unknown to the rules. Each header is read once per path and modification time.
+// The project's own headers, as far as the rules need them: `#include "x.h"` (and `<x.h>`, see INCLUDE)
+// resolved against the including file's folder and then its ancestors, never above the root (the
+// workspace or lint root; the file's own folder when none is given), read as text for macro definitions,
+// type aliases, constructors and further includes, and function bodies. Headers outside the root are not
+// read: a macro or alias defined there is unknown to the rules. Each header is read once per path and modification time.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { codeOnly } from "../source/codeText";
@@ -10,6 +10,7 @@ import { directiveLines, type DirectiveLine } from "./directiveLines";
 import { functionBodies } from "../source/functionBodies";
 import { aliasDefs } from "../types/aliasScopes";
 import { alignedTypeNames } from "../types/vectorTypes";
+import { constructors, type Constructor } from "../types/constructors";
 
 /** What a file defines that the rules resolve across files. */
 export interface SourceFacts {
@@ -28,6 +29,8 @@ export interface SourceFacts {
   lines: DirectiveLine[];
   /** Function bodies found in the text, by name (functionBodies.ts): check helpers are read from them. */
   functions: Map<string, string>;
+  /** The constructors defined in the text, by class name (constructors.ts). */
+  constructors: Map<string, Constructor[]>;
 }
 
 /** Headers larger than this are not read (generated tables, amalgamations). */
@@ -38,7 +41,13 @@ const MAX_HEADERS = 64;
 
 /** `#define NAME` (a directive when only spaces precede the `#` on its line: checked by the caller). */
 const DEFINE = /#[ \t]*define[ \t]+([A-Za-z_]\w*)/g;
-const INCLUDE = /#[ \t]*include[ \t]*"([^"\n]+)"/g;
+/**
+ * `#include "x.h"`, and `#include <x.h>`: the compiler finds an angle include through the build's `-I`
+ * folders, and a header of that name in the project (the includer's folder or an ancestor, below the root)
+ * is the one such a folder holds (`<fused_kernel.h>` beside the file); system and library headers are not
+ * in the project and stay unread.
+ */
+const INCLUDE = /#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/g;
 
 /** A macro's body from `from` to the end of its line, continuation lines joined. */
 function defineBody(code: string, from: number): string {
@@ -71,7 +80,7 @@ export function sourceFacts(text: string, code: string): SourceFacts {
   const includes: string[] = [];
   for (const m of text.matchAll(INCLUDE))
     if (code[m.index] === "#" && code.slice(code.lastIndexOf("\n", m.index) + 1, m.index).trim() === "")
-      includes.push(m[1]!);
+      includes.push((m[1] ?? m[2])!);
   return {
     defines,
     aliases,
@@ -79,6 +88,7 @@ export function sourceFacts(text: string, code: string): SourceFacts {
     includes,
     lines: directiveLines(text, code),
     functions: functionBodies(code),
+    constructors: constructors(code),
   };
 }
 

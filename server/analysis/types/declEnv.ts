@@ -12,6 +12,7 @@ import { FileIndex } from "../source/fileIndex";
 import { BUILTIN_CHECKS, launchChecks } from "../launches/launchChecks";
 import { halfKindOfType, type HalfKind } from "./halfTypes";
 import { alignedTypeNames } from "./vectorTypes";
+import type { Constructor } from "./constructors";
 import {
   projectHeaders,
   sourceFacts,
@@ -35,6 +36,8 @@ export interface DeclEnv {
   vectorTypes: ReadonlySet<string>;
   /** `#define NAME body` of the file and its project headers (the file's own win). */
   defines: ReadonlyMap<string, string>;
+  /** The constructors the project headers define, by class name (the file's own: constructors.ts). */
+  headerConstructors: ReadonlyMap<string, readonly Constructor[]>;
 }
 
 export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "options">): DeclEnv {
@@ -73,6 +76,7 @@ function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">)
       aliases: halfAliases(headers),
       vectors: headers.flatMap((h) => h.alignedTypes),
       defines: new Map(headers.flatMap((h) => [...h.defines])),
+      constructors: joined(headers.map((h) => h.constructors)),
     };
     headerEnvs.set(headers, fromHeaders);
   }
@@ -83,6 +87,7 @@ function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">)
     halfAliases: own.aliases.size === 0 ? fromHeaders.aliases : halfAliases([own, ...headers]),
     vectorTypes: new Set([...fromHeaders.vectors, ...own.alignedTypes]),
     defines: own.defines.size === 0 ? fromHeaders.defines : new Map([...fromHeaders.defines, ...own.defines]),
+    headerConstructors: fromHeaders.constructors,
   };
 }
 
@@ -95,8 +100,16 @@ const headerEnvs = new WeakMap<
     aliases: Map<string, HalfAlias>;
     vectors: string[];
     defines: Map<string, string>;
+    constructors: Map<string, Constructor[]>;
   }
 >();
+
+/** One map of lists from several (a class's constructors from each header that defines some). */
+function joined<T>(maps: readonly ReadonlyMap<string, T[]>[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const m of maps) for (const [k, v] of m) out.set(k, [...(out.get(k) ?? []), ...v]);
+  return out;
+}
 
 /** Resolves every alias through other aliases (a few levels) to a half kind, or to nothing. */
 function halfAliases(files: readonly SourceFacts[]): Map<string, HalfAlias> {

@@ -11,7 +11,8 @@
 //
 // Simplifications, on purpose: a __device__ function's parameters are uniform unless named like a thread
 // id (`tid`, `lane`, `warp_id`...), since its callers are not looked at; class members and globals are
-// uniform; a call's result varies only with its arguments (or its object); the walk is one pass over the
+// uniform; a call's result varies only with its arguments (or its object), and an object built by a
+// constructor only with the arguments its constructors read (given `classes`); the walk is one pass over the
 // function plus a fixed point over the assignments it recorded.
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "../source/fileIndex";
@@ -20,6 +21,7 @@ import { LOOPS, type Barrier, type Control, type Deps, type Exit } from "./unifo
 import type { Until } from "./uniformityUntil";
 import { inside, insideReturningBlock, otherArm } from "./uniformityExits";
 import { Walk } from "./uniformityWalk";
+import type { ClassConstructors } from "./uniformityCalls";
 
 export { calleeName, LOOPS } from "./uniformityBase";
 export type { Barrier, BarrierLevel, Control, Deps, Exit } from "./uniformityBase";
@@ -50,9 +52,10 @@ export class Uniformity {
     idx: FileIndex,
     fn: { node: Node; body: Node; space: "global" | "device" },
     until?: Until,
+    classes?: ClassConstructors,
   ): Uniformity {
     return idx.shared(`uniformity${until ? "-barriers" : ""}:${fn.node.id}`, () => {
-      return new Uniformity(new Walk(idx.text, fn.node, fn.body, fn.space === "global", until));
+      return new Uniformity(new Walk(idx.text, fn.node, fn.body, fn.space === "global", until, classes));
     });
   }
 

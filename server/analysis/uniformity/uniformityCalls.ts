@@ -1,9 +1,14 @@
 // The uniformity walk's readers of calls (uniformityWalk.ts): which calls are barriers and which threads
-// they wait for, and the comparisons tree-sitter reads as template calls.
+// they wait for, the comparisons tree-sitter reads as template calls, inline asm's outputs, and which
+// arguments of a constructor call reach the object it builds.
 import type { Node } from "web-tree-sitter";
 import { textIn } from "../source/nodes";
+import { argumentsRead, type Constructor } from "../types/constructors";
 import {
   calleeName,
+  union,
+  VARYING,
+  VARYING_ASM,
   groupLevel,
   type BarrierLevel,
   type Deps,
@@ -47,4 +52,44 @@ export function barrierLevel(
   if (!group) return undefined;
   if (group.type === "identifier") return sym(textIn(src, group))?.group ?? "unknown";
   return groupLevel(textIn(src, group)) ?? "unknown";
+}
+
+/** `asm("mov.u32 %0, %%laneid;" : "=r"(lane))`: outputs take the inputs' deps, or vary with the register read. */
+export function asmOutputs(
+  node: Node,
+  src: string,
+  visit: (n: Node) => Deps,
+  assign: (out: Node, deps: Deps) => void,
+): void {
+  const asm = node.childForFieldName("assembly_code");
+  const code = asm ? textIn(src, asm) : "";
+  const operands = (field: string): Node[] =>
+    (node.childForFieldName(field)?.namedChildren ?? []).flatMap((o) => {
+      const v = o?.childForFieldName("value");
+      return v ? [v] : [];
+    });
+  const inputs = union(...operands("input_operands").map(visit));
+  const deps = VARYING_ASM.test(code) ? VARYING : inputs;
+  for (const out of operands("output_operands")) assign(out, deps);
+}
+
+/** A class's constructors by its name (the file's and its project headers': types/constructors.ts). */
+export type ClassConstructors = (name: string) => readonly Constructor[] | undefined;
+
+/**
+ * The deps of a declaration's initial value. For `Info info(params, blockIdx.y, tidx)` or `Info info{…}`
+ * of a class whose constructors are known, only the arguments a constructor taking that many reads: an
+ * argument no such constructor names does not reach the object. Every argument is still visited.
+ */
+export function constructedDeps(
+  value: Node,
+  type: string,
+  classes: ClassConstructors | undefined,
+  visit: (n: Node) => Deps,
+): Deps {
+  const args = value.type === "argument_list" || value.type === "initializer_list" ? value.namedChildren : [];
+  const deps = args.length ? args.map((a) => visit(a)) : [visit(value)];
+  const name = /([A-Za-z_]\w*)\s*(?:<|$)/.exec(type.replace(/<[\s\S]*$/, ""))?.[1];
+  const read = args.length && name ? argumentsRead(classes?.(name), args.length) : undefined;
+  return union(...deps.filter((_, k) => !read || read[k]));
 }

@@ -14,7 +14,6 @@ import {
   union,
   UNIFORM_CALL,
   VARYING,
-  VARYING_ASM,
   VARYING_CALL,
   VARYING_NAMES,
   type Assign,
@@ -27,7 +26,13 @@ import {
   type Sym,
   type SymKind,
 } from "./uniformityBase";
-import { barrierLevel, misparsedComparison } from "./uniformityCalls";
+import {
+  asmOutputs,
+  barrierLevel,
+  constructedDeps,
+  misparsedComparison,
+  type ClassConstructors,
+} from "./uniformityCalls";
 import { Constants } from "./uniformityConst";
 import { Scopes } from "./uniformityScopes";
 import { declareParams, simpleAssignment, simpleStatement, type Recorder } from "./uniformitySimple";
@@ -67,6 +72,7 @@ export class Walk implements Recorder {
     body: Node,
     kernel: boolean,
     until?: Until,
+    private readonly classes?: ClassConstructors,
   ) {
     const { syms, assigns, barriers, exits, scopes } = this;
     this.stop = until && new Stopper(until, syms, assigns, barriers, exits, (s) => scopes.isClosed(s));
@@ -139,7 +145,12 @@ export class Walk implements Recorder {
         this.lambda(node);
         return NONE;
       case "gnu_asm_expression":
-        this.asm(node, c);
+        asmOutputs(
+          node,
+          this.src,
+          (n) => this.visit(n, c),
+          (out, deps) => this.assignTo(out, deps, c),
+        );
         return NONE;
       case "declaration":
         return simpleStatement(this, node, t, c) ?? this.declaration(node, c);
@@ -382,7 +393,8 @@ export class Walk implements Recorder {
       const init = d.type === "init_declarator";
       const decl = init ? d.childForFieldName("declarator") : d;
       const value = init ? d.childForFieldName("value") : node.childForFieldName("value");
-      const deps = value ? this.visit(value, c) : NONE;
+      const visit = (n: Node): Deps => this.visit(n, c);
+      const deps = value ? constructedDeps(value, typeText, this.classes, visit) : NONE;
       const name = declaredName(decl);
       if (!name || !decl) continue;
       const ref = decl.type === "pointer_declarator" || decl.type === "reference_declarator";
@@ -415,20 +427,6 @@ export class Walk implements Recorder {
       const body = node.childForFieldName("body");
       if (body) this.visit(body, { controls: [], loop: undefined, breakable: undefined, owner: node });
     });
-  }
-
-  /** `asm("mov.u32 %0, %%laneid;" : "=r"(lane))`: outputs take the inputs' deps, or vary with the register read. */
-  private asm(node: Node, c: Ctx): void {
-    const asm = node.childForFieldName("assembly_code");
-    const code = asm ? this.text(asm) : "";
-    const operands = (field: string): Node[] =>
-      (node.childForFieldName(field)?.namedChildren ?? []).flatMap((o) => {
-        const v = o?.childForFieldName("value");
-        return v ? [v] : [];
-      });
-    const inputs = union(...operands("input_operands").map((v) => this.visit(v, c)));
-    const deps = VARYING_ASM.test(code) ? VARYING : inputs;
-    for (const out of operands("output_operands")) this.assignTo(out, deps, c);
   }
 
   /** The context inside a statement guarded by `cond`. */

@@ -182,8 +182,10 @@ describe("uniformity: read only as far as needed", () => {
   });
 
   /** The rule's findings, `line: message up to its first parenthesis`. */
-  async function divergent(body: string): Promise<string[]> {
-    const findings = await lintSource(kernel(body, "float* out, int n"), {
+  /** The rule's findings on `body` in a kernel, or (`device`) in a __device__ function, whose returns go on. */
+  async function divergent(body: string, device = false): Promise<string[]> {
+    const src = kernel(body, "float* out, int n");
+    const findings = await lintSource(device ? src.replace("__global__", "__device__") : src, {
       rules: [syncthreadsInDivergentBranch],
     });
     return findings.map((f) => `${f.span.startLine}: ${f.message.split(" (")[0]}`);
@@ -222,11 +224,14 @@ describe("uniformity: read only as far as needed", () => {
       ["3: __syncthreads() runs once per iteration of a loop whose condition `s < lim`"],
     );
     assert.deepEqual(
-      await divergent(`
+      await divergent(
+        `
   for (;;) {
     { for (int s = 0; s < 2; ++s) __syncthreads(); }
     if (threadIdx.x == 0) return;
-  }`),
+  }`,
+        true,
+      ),
       ["3: __syncthreads() is skipped by the threads that take the `return` 1 line below"],
     );
   });

@@ -6,6 +6,7 @@ import { parseSource } from "../../../server/lint/lintDocument";
 import { FileIndex } from "../../../server/analysis/source/fileIndex";
 import { Uniformity } from "../../../server/analysis/uniformity/uniformity";
 import { conditions, kernel } from "./uniformityHelpers";
+import { endsThread } from "../../../server/analysis/uniformity/barrierReach";
 
 describe("uniformity: references to memory and blocks that end in a return", () => {
   it("a reference bound to memory is stored through; one bound to a local holds its values", async () => {
@@ -111,5 +112,27 @@ describe("uniformity: strided loops with a base and their last-tile tests", () =
       "i >= n: varying",
       "i + BS >= stop: varying",
     ]);
+  });
+});
+
+describe("barrierReach: which exits end the thread", () => {
+  it("a return of the kernel itself; not one of a __device__ function or a lambda, nor a break", async () => {
+    const src = `
+__global__ void k(int n) {
+  auto f = [&]() { if (threadIdx.x >= n) return; };
+  for (int i = 0; i < n; ++i) { if (threadIdx.x == i) break; }
+  if (threadIdx.x >= n) return;
+  __syncthreads();
+}
+__device__ void d(int n) {
+  if (threadIdx.x >= n) return;
+  __syncthreads();
+}`;
+    const idx = FileIndex.begin(await parseSource(src), src);
+    const got = idx.deviceFunctions().map((fn) => {
+      const u = Uniformity.of(idx, fn);
+      return u.exits.map((e) => `${e.kind}:${endsThread(e, fn)}`);
+    });
+    assert.deepEqual(got, [["return:false", "break:false", "return:true"], ["return:false"]]);
   });
 });
