@@ -11,6 +11,9 @@ import {
   type HalfPointer,
 } from "../analysis/access/halfPointers";
 import { vectorizesIn } from "../analysis/access/vectorizes";
+import { exchangesAcrossWarp } from "../analysis/access/warpExchange";
+import { ownFacts } from "../analysis/launches/launchChecks";
+import { usesOf } from "../lint/dependencies";
 import { codeSlice } from "../analysis/source/codeText";
 import { declEnv } from "../analysis/types/declEnv";
 import { FileIndex } from "../analysis/source/fileIndex";
@@ -61,7 +64,8 @@ export const scalarHalfAccess: Rule = {
 /** The first streaming access of each loop, and the first one-element-per-thread access outside loops. */
 function reportAccesses(ctx: LintContext, idx: FileIndex, f: FunctionInfo, hits: HalfAccess[]): void {
   if (hits.length === 0) return;
-  const locals = new FunctionLocals(idx.root, codeSlice(idx, f.start, f.end), f.start);
+  const code = codeSlice(idx, f.start, f.end);
+  const locals = new FunctionLocals(idx.root, code, f.start);
   // Each loop's range read once (endIndex crosses into wasm), not once per access.
   const loops = idx.loops(f.body.startIndex, f.body.endIndex).map((l) => ({
     node: l,
@@ -80,7 +84,10 @@ function reportAccesses(ctx: LintContext, idx: FileIndex, f: FunctionInfo, hits:
   // A function streaming its data in loops: its accesses outside loops are per-row values (a mean, a
   // norm), a small part of its traffic.
   const streams = placed.some((p) => p.loop && p.shape !== "broadcast" && !reported.has(p.key));
-  if (streams) reported.add(-1);
+  // A function whose threads exchange values across the warp: each lane's element is its item (a top-k).
+  const exchanges = (): boolean =>
+    exchangesAcrossWarp(code, ownFacts(idx).functions, (name) => idx.reads(usesOf(name)));
+  if (streams || (placed.some((p) => !p.loop) && exchanges())) reported.add(-1);
   for (const { sub, name, pointer, loop, key, shape } of placed) {
     if (reported.has(key)) continue;
     // A value shared by a group of threads is no stream; outside loops only the thread's own element counts.

@@ -155,21 +155,33 @@ function stripCasts(node: Node): Node {
   return n;
 }
 
+/** CUB's tile loads and stores by name: `cub::LoadDirectBlocked(tid, &x[i], items)`, `StoreDirectStriped…`. */
+const TILE_FUNCTIONS = /^(?:cub::)?(?:Load|Store)Direct\w*$/;
+
 /**
- * Is the element handed to a function-like macro of the file that moves it as something wider: a macro
- * whose body reinterprets its argument's address or is inline asm (`CP_ASYNC_CG(dst, &x[i], 16)`,
- * `#define LDST128BITS(v) (reinterpret_cast<float4*>(&(v))[0])`)? Then the access is as wide as the
- * macro makes it, not 2 bytes. An address passed to a function (`__ldg(&x[i])`) is still one element.
- * The macro may be the file's or a project header's (`defines`: declEnv.ts).
+ * Is the element's address the base of something that moves it wider than one element:
+ * - a function-like macro whose body reinterprets its argument's address or is inline asm
+ *   (`CP_ASYNC_CG(dst, &x[i], 16)`, `#define LDST128BITS(v) (reinterpret_cast<float4*>(&(v))[0])`),
+ *   the file's or a project header's (`defines`: declEnv.ts);
+ * - a block- or warp-wide tile load or store: the `Load`/`Store` member of a CUB BlockLoad/BlockStore
+ *   (WarpLoad/WarpStore) object (`BlockStoreT(tmp).Store(&out[i], vals, n)`), or CUB's LoadDirect… and StoreDirect…
+ *   functions, which move the whole tile (vectorized by the algorithm the type names).
+ * Then the access is as wide as the macro or the tile makes it, not 2 bytes. An address passed to another
+ * function (`__ldg(&x[i])`) is still one element.
  */
-export function movedWideByMacro(sub: Node, defines: ReadonlyMap<string, string>): boolean {
+export function movedWide(sub: Node, defines: ReadonlyMap<string, string>): boolean {
   let n = sub;
   while (n.parent?.type === "parenthesized_expression") n = n.parent;
   if (n.parent?.type === "pointer_expression" && n.parent.childForFieldName("operator")?.text === "&")
     n = n.parent;
+  while (n.parent?.type === "parenthesized_expression") n = n.parent;
   const args = n.parent;
   if (args?.type !== "argument_list") return false;
   const callee = args.parent?.childForFieldName("function");
+  if (callee?.type === "field_expression")
+    return /^(?:Load|Store)$/.test(callee.childForFieldName("field")?.text ?? "");
+  if (callee?.type === "qualified_identifier" || callee?.type === "identifier")
+    if (TILE_FUNCTIONS.test(callee.text)) return true;
   if (callee?.type !== "identifier") return false;
   // The macro's body as the file and its project headers define it (declEnv.ts; continuations joined).
   const body = defines.get(callee.text);

@@ -6,7 +6,7 @@
 // in another file; accesses through pointer arithmetic (`*(p + i)`).
 import type { Node } from "web-tree-sitter";
 import type { FileIndex, FunctionInfo } from "../source/fileIndex";
-import { movedWideByMacro } from "./accessShape";
+import { movedWide } from "./accessShape";
 import { functionTypeNames, typeNameAt } from "../types/functionTypes";
 import { codeSlice } from "../source/codeText";
 import type { DeclEnv, HalfAlias } from "../types/declEnv";
@@ -194,8 +194,7 @@ export function halfAccesses(
   const names = globalRegex(`\\b(${[...pointers.keys()].join("|")})\\s*\\[`);
   for (const m of idx.scan(names, f.body.startIndex, f.body.endIndex)) {
     const sub = subscriptOf(idx, m.index, m[1]!, m.index + m[0].length - 1);
-    if (sub && !movedWideByMacro(sub, defines))
-      hits.push({ sub, name: m[1]!, pointer: pointers.get(m[1]!)! });
+    if (sub && !movedWide(sub, defines)) hits.push({ sub, name: m[1]!, pointer: pointers.get(m[1]!)! });
   }
   return hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
 }
