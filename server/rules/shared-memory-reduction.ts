@@ -5,10 +5,12 @@ import type { Rule } from "./rule";
 import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
 import { Constants } from "../analysis/constants/constEval";
 import { FileIndex, sharedQualifier, type FunctionInfo } from "../analysis/source/fileIndex";
-import { descendants, namedChildren, textIn, unparen } from "../analysis/source/nodes";
+import { ancestors, descendants, namedChildren, textIn, unparen } from "../analysis/source/nodes";
 import { calleeName, LOOPS } from "../analysis/uniformity/uniformity";
 import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
 import { reductionStep, type Stride } from "../analysis/sharedMemory/treeStep";
+import { launchedAsOneBlock } from "../analysis/launches/singleBlock";
+import { definedName } from "../analysis/callgraph/callGraph";
 
 /**
  * The operator of a halving or doubling step: `>>= 1`, `/= 2`, `<<= 1`, `*= 2`, or `>> 1`, `/ 2`, `<< 1`,
@@ -297,6 +299,17 @@ function treeStepBarrier(
     : undefined;
 }
 
+/**
+ * A loop of a kernel the file launches only as one block, inside no other loop: the tree runs once per
+ * launch on one SM, a few hundred cycles against the launch's own microseconds.
+ */
+function oncePerLaunch(idx: FileIndex, fn: FunctionInfo, loop: Node): boolean {
+  if (fn.space !== "global") return false;
+  for (const a of ancestors(loop, fn.node)) if (LOOPS.has(a.type)) return false;
+  const name = definedName(idx, fn.node);
+  return name !== undefined && launchedAsOneBlock(idx, name);
+}
+
 export const sharedMemoryReduction: Rule = {
   id: "shared-memory-reduction",
   defaultSeverity: "warning",
@@ -335,7 +348,7 @@ export const sharedMemoryReduction: Rule = {
           stride,
           consts,
         );
-        if (!barrier) continue;
+        if (!barrier || oncePerLaunch(idx, fn, loop)) continue;
         ctx.report({
           node: loop.child(0) ?? loop,
           message: `Shared-memory tree reduction over \`${stride.name}\`: one ${barrier.childForFieldName("function")!.text}() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,
