@@ -9,7 +9,7 @@ import { ancestors, descendants, namedChildren, textIn, unparen } from "../analy
 import { calleeName, LOOPS } from "../analysis/uniformity/uniformity";
 import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
 import { reductionStep, type Stride } from "../analysis/sharedMemory/treeStep";
-import { launchedAsOneBlock } from "../analysis/launches/singleBlock";
+import { launchedAsOneBlock } from "../analysis/launches/launchSites";
 import { definedName } from "../analysis/callgraph/callGraph";
 
 /**

@@ -1,10 +1,10 @@
-// Whether a kernel runs as one block (server/analysis/launches/singleBlock.ts): every use of its name in
+// Whether a kernel runs as one block (server/analysis/launches/launchSites.ts): every use of its name in
 // the file is its declaration or a launch with a grid of one block.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { cudaParser } from "../../../server/lint/parser";
 import { FileIndex } from "../../../server/analysis/source/fileIndex";
-import { launchedAsOneBlock } from "../../../server/analysis/launches/singleBlock";
+import { launchedAsOneBlock } from "../../../server/analysis/launches/launchSites";
 
 async function oneBlock(text: string, name = "k"): Promise<boolean> {
   const tree = (await cudaParser()).parse(text)!;
