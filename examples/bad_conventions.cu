@@ -85,7 +85,7 @@ void launch_all(__half* out, const __half* in, const __half* weight, __nv_bfloat
                 const float* x, int* counts, float* y, int rows, int cols) {
   // missing-launch-check on all four launches: nothing calls cudaGetLastError() after them.
   rmsnorm_naive<<<rows, 256>>>(out, in, weight, cols, 1e-6f);
-  bias_add_bf16<<<(rows * cols + 255) / 256, 2048>>>(act, bias, rows * cols, cols);  // block-size-too-large
+  bias_add_bf16<<<(rows * cols + 255) / 256, 2048>>>(act, bias, int64_t(rows) * cols, cols);  // block-size-too-large
   count_positive<<<rows, 256, 96 * 1024>>>(x, counts, cols);  // shared-memory-limit: 96 KB > 64 KB on sm_75
   scale_kernel<<<(rows * cols + 99) / 100, 100>>>(y, 0.5f, rows * cols);  // block-size-not-warp-multiple
   cudaDeviceSynchronize();

@@ -6,6 +6,7 @@ import { usesTorch } from "../analysis/source/pytorchExtension";
 import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
 import { OPT_IN_ATTRIBUTE, optedIn } from "../analysis/sharedMemory/optIn";
 import { hasBf16Guard } from "../analysis/preprocessor/archGuard";
+import { rocmOnly } from "../analysis/preprocessor/rocmOnly";
 import { declEnvKey } from "../analysis/types/declEnv";
 import { BUILTIN_CHECKS } from "../analysis/launches/launchChecks";
 import type { Dependency } from "./dependencies";
@@ -19,6 +20,7 @@ export const CONTEXT_VALUES: readonly string[] = [
   "declEnvKey",
   "fileScopeShared",
   "checksElsewhere",
+  "rocmOnly",
 ];
 
 /** The key's parts, in order, as the dependencies the rules record when they read them. */
@@ -29,6 +31,7 @@ const PARTS: readonly Dependency[] = [
   "context:decls",
   "context:externShared",
   "context:callerChecks",
+  "context:rocm",
 ];
 
 export function fileContextKey(idx: FileIndex): string {
@@ -45,6 +48,8 @@ export function fileContextKey(idx: FileIndex): string {
     [...fileScopeShared(idx)].sort().join(" "),
     // missing-launch-check: a library file naming no launch check is taken to check in its caller
     checksElsewhere(idx),
+    // deprecated-shuffle: a file including a header only ROCm ships is HIP code
+    rocmOnly(idx),
   ].join(",");
 }
 
@@ -86,6 +91,9 @@ const ANCHORS: readonly { words: readonly string[]; inWindow?: readonly string[]
   { words: ["extern"], inWindow: ["extern"] },
   // missing-launch-check.ts: a built-in check's name or `int main(`
   { words: [...BUILTIN_CHECKS, "main"] },
+  // rocmOnly.ts: the directive lines (an `#include`, and the `#if`s around it), which a block comment
+  // can blank
+  { words: ["#", "/*", "*/"] },
 ];
 
 /** How far `around` looks for the statement's ends before giving up (then every part is made again). */

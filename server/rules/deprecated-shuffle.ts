@@ -2,9 +2,11 @@
 // any toolkit from CUDA 9 on, for sm_70+) the shuffles are undeclared identifiers and the votes fail in
 // ptxas, so each is a compile error wherever the code is compiled for such a target. Arms a CUDA build
 // does not compile (`#ifdef USE_ROCM`, a project's HIP switch, `#if DEBUG` defined to 0) are filtered by
-// the engine (analysis/preprocessor).
+// the engine (analysis/preprocessor); a file that includes a header only ROCm ships is HIP code
+// (analysis/preprocessor/rocmOnly.ts), where the maskless names are HIP's own.
 import type { Rule } from "./rule";
 import { FileIndex } from "../analysis/source/fileIndex";
+import { rocmOnly } from "../analysis/preprocessor/rocmOnly";
 import { callArguments, insertBefore, replaceNode } from "../analysis/source/nodes";
 
 const IDENT: ReadonlySet<string> = new Set(["identifier"]);
@@ -27,6 +29,8 @@ export const deprecatedShuffle: Rule = {
     // Only a toolkit older than CUDA 9 building for targets below sm_70 still accepts them.
     if (!ctx.targets.some((t) => t >= 70)) return;
     const idx = FileIndex.of(ctx);
+    // HIP code: no CUDA build compiles the file
+    if (rocmOnly(idx)) return;
     for (const fn of idx.tokens(/\b(__shfl(?:_up|_down|_xor)?|__any|__all|__ballot)\s*\(/g, IDENT)) {
       const call = fn.parent;
       if (call?.type !== "call_expression" || call.childForFieldName("function")?.id !== fn.id) continue;

@@ -5,9 +5,12 @@ import type { Rule } from "./rule";
 import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
 import { Constants } from "../analysis/constants/constEval";
 import { FileIndex, sharedQualifier, type FunctionInfo } from "../analysis/source/fileIndex";
-import { descendants, namedChildren, textIn, unparen } from "../analysis/source/nodes";
+import { ancestors, descendants, namedChildren, textIn, unparen } from "../analysis/source/nodes";
 import { calleeName, LOOPS } from "../analysis/uniformity/uniformity";
 import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
+import { reductionStep, type Stride } from "../analysis/sharedMemory/treeStep";
+import { launchedAsOneBlock } from "../analysis/launches/launchSites";
+import { definedName } from "../analysis/callgraph/callGraph";
 
 /**
  * The operator of a halving or doubling step: `>>= 1`, `/= 2`, `<<= 1`, `*= 2`, or `>> 1`, `/ 2`, `<< 1`,
@@ -52,7 +55,7 @@ function wordBefore(text: string, end: number): string {
 }
 
 /** The stride variable when `update` halves (`s >>= 1`, `s /= 2`, `s = s / 2`) or doubles it (`src`: the file's text). */
-function strideUpdate(update: Node | null, src: string): { name: string; dir: "down" | "up" } | undefined {
+function strideUpdate(update: Node | null, src: string): Stride | undefined {
   if (!update) return undefined;
   const u = unparen(update);
   // `s >>= 1, spre >>= 1`: the first of the updates that halves or doubles
@@ -255,14 +258,9 @@ function mayStep(text: string, loop: Node, isFor: boolean, body: () => Node | nu
 }
 
 /** The stride a loop halves or doubles: its `for` update, or an assignment in a `while` body. */
-function loopStride(
-  loop: Node,
-  isFor: boolean,
-  body: Node,
-  src: string,
-): { name: string; dir: "down" | "up" } | undefined {
+function loopStride(loop: Node, isFor: boolean, body: Node, src: string): Stride | undefined {
   if (isFor) return strideUpdate(loop.childForFieldName("update"), src);
-  let stride: { name: string; dir: "down" | "up" } | undefined;
+  let stride: Stride | undefined;
   for (const a of descendants(body, "assignment_expression")) stride ??= strideUpdate(a, src);
   return stride;
 }
@@ -277,17 +275,18 @@ function barrierCall(c: Node, src: string): boolean {
 }
 
 /**
- * The barrier the loop body calls, when it indexes a shared array with the stride. Only a body that names
- * the stride can index with it (see combines): others are not read node by node.
+ * The barrier the loop body calls, when the body is a tree reduction's step (analysis/sharedMemory/
+ * treeStep.ts). Only a body that names the stride can index with it: others are not read node by node.
  */
 function treeStepBarrier(
   body: Node,
   src: string,
   shared: () => ReadonlySet<string>,
-  stride: string,
+  stride: Stride,
+  consts: Constants,
 ): Node | undefined {
   const text = textIn(src, body);
-  if (!BARRIER_TEXT.test(text) || !text.includes(stride)) return undefined;
+  if (!BARRIER_TEXT.test(text) || !text.includes(stride.name)) return undefined;
   // the calls, declarations and assignments in one walk (each walk costs, whatever it finds)
   const calls: Node[] = [];
   const writes: Node[] = [];
@@ -295,80 +294,20 @@ function treeStepBarrier(
     (n.type === "call_expression" ? calls : writes).push(n);
   const barrier = calls.find((c) => barrierCall(c, src));
   if (!barrier) return undefined;
-  return combines({ text, src, calls, writes }, shared(), stride) ? barrier : undefined;
-}
-
-/** A subscript of a shared array whose index names `stride` (any, when stride is undefined). */
-function sharedElement(n: Node, src: string, shared: ReadonlySet<string>, stride?: string): boolean {
-  if (n.type !== "subscript_expression") return false;
-  const arg = n.childForFieldName("argument");
-  const idx = n.childForFieldName("indices") ?? n.childForFieldName("index");
-  if (!arg || !shared.has(textIn(src, arg)) || !idx) return false;
-  if (stride === undefined) return true;
-  // `s[tid - off]` is a scan's read (Hillis-Steele), not a reduction's
-  const text = textIn(src, idx);
-  return !new RegExp(`-\\s*${stride}\\b`).test(text) && namesIdentifier(idx, text, stride);
+  return reductionStep({ node: body, text, src, calls, writes }, shared(), stride, consts)
+    ? barrier
+    : undefined;
 }
 
 /**
- * Is one of `n`'s identifiers `name` (`text`: n's)? Asked at each place the name's text is: an identifier
- * there is the smallest node spanning it. (A descendants search scans the language's type names first.)
+ * A loop of a kernel the file launches only as one block, inside no other loop: the tree runs once per
+ * launch on one SM, a few hundred cycles against the launch's own microseconds.
  */
-function namesIdentifier(n: Node, text: string, name: string): boolean {
-  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
-    const start = n.startIndex + at;
-    const d = n.descendantForIndex(start, start + name.length);
-    if (d?.startIndex === start && d.type === "identifier" && d.endIndex === start + name.length) return true;
-  }
-  return false;
-}
-
-/** Calls that make a halving loop a sorting or merging network rather than a reduction. */
-const NETWORK_CALL = /sort|swap|compar|search|merge/i;
-
-/** A loop body: its text, the file's (`src`), its calls and its declarations and assignments (`writes`). */
-interface Body {
-  text: string;
-  src: string;
-  calls: Node[];
-  writes: Node[];
-}
-
-/**
- * Does the body (`text`, with its `calls` and its declarations and assignments, `writes`) write a shared
- * element from one read at the stride, `s[i] += s[i + stride]`, directly or through a local (`f1 = s[i +
- * d]; … s[i] = f1`)? Sorting and merging networks (which call a comparator or a search at a halving
- * stride) are not reductions.
- */
-function combines({ text, src, calls, writes }: Body, shared: ReadonlySet<string>, stride: string): boolean {
-  // no stride in its text, no element at the stride in it
-  const strided = (n: Node): boolean =>
-    textIn(src, n).includes(stride) &&
-    (sharedElement(n, src, shared, stride) ||
-      descendants(n, "subscript_expression").some((x) => sharedElement(x, src, shared, stride)));
-  const reads = (n: Node, carried: ReadonlySet<string>): boolean =>
-    carried.size > 0 &&
-    (carried.has(textIn(src, n)) || descendants(n, "identifier").some((i) => carried.has(textIn(src, i))));
-  if (
-    NETWORK_CALL.test(text) &&
-    calls.some((c) => NETWORK_CALL.test(calleeName(c.childForFieldName("function"), src)))
-  )
-    return false;
-  const carried = new Set<string>();
-  // an assignment's two sides, read once
-  const assignments: { left: Node | null; right: Node | null }[] = [];
-  for (const d of writes) {
-    const init = d.type === "init_declarator";
-    const left = d.childForFieldName(init ? "declarator" : "left");
-    const value = d.childForFieldName(init ? "value" : "right");
-    if (!init) assignments.push({ left, right: value });
-    if (left?.type !== "identifier" || !value) continue;
-    if (strided(value) || reads(value, carried)) carried.add(textIn(src, left));
-  }
-  return assignments.some(({ left, right }) => {
-    if (!left || !right || !sharedElement(unparen(left), src, shared)) return false;
-    return strided(right) || reads(right, carried);
-  });
+function oncePerLaunch(idx: FileIndex, fn: FunctionInfo, loop: Node): boolean {
+  if (fn.space !== "global") return false;
+  for (const a of ancestors(loop, fn.node)) if (LOOPS.has(a.type)) return false;
+  const name = definedName(idx, fn.node);
+  return name !== undefined && launchedAsOneBlock(idx, name);
 }
 
 export const sharedMemoryReduction: Rule = {
@@ -406,9 +345,10 @@ export const sharedMemoryReduction: Rule = {
           idx.text,
           () =>
             (shared ??= sharedNames(idx, fn, fn.space === "device" ? pointerParams(fn.node, idx.text) : [])),
-          stride.name,
+          stride,
+          consts,
         );
-        if (!barrier) continue;
+        if (!barrier || oncePerLaunch(idx, fn, loop)) continue;
         ctx.report({
           node: loop.child(0) ?? loop,
           message: `Shared-memory tree reduction over \`${stride.name}\`: one ${barrier.childForFieldName("function")!.text}() per step down to a single element, most threads idle at the end. Reduce within each warp with __shfl_xor_sync (no barrier), then combine the per-warp results (one shared slot per warp, one barrier).`,

@@ -2,7 +2,8 @@
 // what the grid is sized to; whether that can pass 2^31 is read from how `i` is bounded and used:
 // - a 64-bit bound (`i < size_t n`, `.numel()`, a `long` name) lets it pass, unless the bound counts a
 //   small domain (a dimension: `num_rows`, `batch_size`, `vocab_size`, `num_experts`: one name, no product)
-//   or is a local built from two (or an unwritten number of) 32-bit dimensions (localCounts);
+//   or is a local built from two (or an unwritten number of) 32-bit dimensions (localCounts), or a kernel
+//   parameter that every launch in the file passes a 32-bit value (launchedBounds);
 // - a quotient coordinate compared with a bound (`r = i / w; r < rows`) bounds `i` by rows * w: 32-bit
 //   unless the bound or the divisor is 64-bit (derivedBounds);
 // - a signed `i` below a product of unsigned 32-bit names (`i < a * b`, uint32 a, b) passes INT_MAX before
@@ -15,8 +16,8 @@
 // The y and z axes need no look: gridDim.y and gridDim.z are at most 65,535, so
 // `blockIdx.y * blockDim.y + threadIdx.y` < 65,535 * 1,024 < 2^31 (see yzAxis).
 //
-// Cannot see: the launch (a grid sized to a dimension while the bound is an element count), what a name
-// means beyond its words, casts inside the bound's names' declarations.
+// Cannot see: the launch's grid (a grid sized to a dimension while the bound is an element count), launches
+// from other files, what a name means beyond its words, casts inside the bound's names' declarations.
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "../source/fileIndex";
 import { descendants } from "../source/nodes";
@@ -24,6 +25,7 @@ import { boundOf, operator } from "./comparisons";
 import { DeclaredTypes, NARROW_32, UNSIGNED_32, WIDE_TYPE, WIDE_VALUE } from "./declaredTypes";
 import { derivedBounds } from "./derivedBounds";
 import { narrowBuiltCount } from "./localCounts";
+import { narrowAtLaunches } from "./launchedBounds";
 
 export { DeclaredTypes, operator };
 
@@ -45,15 +47,17 @@ function isFlatIndexUse(id: Node, idx: FileIndex): boolean {
 
 /**
  * A bound that can pass 2^31: a 64-bit type, count or literal in it, or a name declared 64-bit (unless a
- * local built from two 32-bit dimensions: see localCounts).
+ * local built from two 32-bit dimensions, see localCounts, or a kernel parameter every launch in the file
+ * passes a 32-bit value, see launchedBounds; `signed`: the index is signed).
  */
-function isWide(bound: Node, declared: DeclaredTypes, idx: FileIndex): boolean {
+function isWide(bound: Node, declared: DeclaredTypes, signed: boolean, idx: FileIndex): boolean {
   const text = idx.textOf(bound);
   if (WIDE_TYPE.test(text) || WIDE_VALUE.test(text)) return true;
   const names = bound.type === "identifier" ? [bound] : descendants(bound, "identifier");
   return names.some((n) => {
     const name = idx.textOf(n);
-    return WIDE_TYPE.test(declared.of(name) ?? "") && !narrowBuiltCount(name, declared, idx);
+    if (!WIDE_TYPE.test(declared.of(name) ?? "")) return false;
+    return !narrowBuiltCount(name, declared, idx) && !narrowAtLaunches(name, declared, signed, idx);
   });
 }
 
@@ -130,7 +134,7 @@ export function overflowReason(
   const widthTexts = new Set(widths.map((w) => idx.textOf(w)));
   const small = (b: Node): boolean => dimensionCount(b, idx) || widthTexts.has(idx.textOf(b).trim());
   const bounds = uses.flatMap((u) => boundOf(u, idx) ?? []);
-  const wide = (b: Node): boolean => isWide(b, declared, idx);
+  const wide = (b: Node): boolean => isWide(b, declared, signed, idx);
   if (bounds.some((b) => wide(b) && !small(b))) return "wide-bound";
   // through a quotient coordinate: `r = i / w; r < b` puts `i` below b * w
   const derived = derivedBounds(uses, declared, idx);

@@ -102,3 +102,24 @@ describe("index range", () => {
     );
   });
 });
+
+describe("index range: bounds the file's launches pass", () => {
+  it("a 64-bit parameter every launch in the file passes a 32-bit value bounds the index below 2^31", async () => {
+    const kernel = (name: string): string =>
+      `__global__ void ${name}(float* y, size_t n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 0;\n}\n`;
+    const src = `${kernel("ka")}${kernel("kb")}${kernel("kc")}${kernel("kd")}${kernel("ke")}
+void run(float* y, int r, int c, unsigned u, size_t total) {
+  ka<<<8, 256>>>(y, (r + 1) * c / 2);
+  kb<<<8, 256>>>(y, r * c); kb<<<8, 256>>>(y, total);
+  kc<<<8, 256>>>(y, u * c);
+  kd<<<8, 256>>>(y, (size_t)r * c);
+  cudaLaunchKernel((void*)ke, 8, 256, nullptr, 0, 0); ke<<<8, 256>>>(y, r);
+}`;
+    const out = await lintSource(src, { rules: [intIndexOverflow] });
+    // ka: int arithmetic; kb: one launch passes a size_t; kc: an unsigned operand; kd: a cast; ke: another use
+    assert.deepEqual(
+      out.map((f) => f.span.startLine),
+      [4, 7, 10, 13],
+    );
+  });
+});

@@ -11,7 +11,10 @@ import { isHipSwitchName, type MacroEnv, type Pass } from "../../../server/analy
 import { deadArms } from "../../../server/analysis/preprocessor/preprocess";
 import { directiveLines } from "../../../server/analysis/preprocessor/directiveLines";
 import { clearHeaderCache } from "../../../server/analysis/preprocessor/projectHeaders";
+import { rocmOnly } from "../../../server/analysis/preprocessor/rocmOnly";
 import { codeOnly } from "../../../server/analysis/source/codeText";
+import { FileIndex } from "../../../server/analysis/source/fileIndex";
+import { parseSource } from "../../../server/lint/lintDocument";
 import { HIP_MACROS } from "../../../server/lint/buildContext";
 import { lintSource } from "../../../server/lint/lintDocument";
 import { rules } from "../../../server/rules/index";
@@ -213,5 +216,35 @@ __global__ void k(float* x) {
     writeFileSync(join(root, "compat.h"), "#pragma once\n#define SHUFFLE_DEBUG 1\n");
     clearHeaderCache();
     assert.deepEqual(await shuffleLines("compat.h", join(root, "k.cu")), [4, 7]);
+  });
+});
+
+describe("rocmOnly: a file that includes a header only ROCm ships", () => {
+  async function rocm(text: string): Promise<boolean> {
+    const tree = await parseSource(text);
+    try {
+      return rocmOnly(FileIndex.begin(tree, text));
+    } finally {
+      tree.delete();
+    }
+  }
+  it("an include outside every arm, or inside the include guard, makes the file HIP code", async () => {
+    assert.equal(await rocm("#pragma once\n#include <ck_tile/core.hpp>\n"), true);
+    assert.equal(await rocm('#include "ck/ck.hpp"\n'), true);
+    assert.equal(await rocm("#ifndef K_H\n#define K_H\n#include <rocprim/rocprim.hpp>\n#endif\n"), true);
+    assert.equal(await rocm("#include <hip/hip_runtime.h>\n"), true);
+  });
+  it("an include under a condition, in a comment, or of a port HIP has for NVIDIA too does not", async () => {
+    assert.equal(await rocm("#ifdef USE_ROCM\n#include <hip/hip_runtime.h>\n#endif\n"), false);
+    assert.equal(await rocm("#if 1\n#include <ck_tile/core.hpp>\n#else\n#endif\n"), false);
+    assert.equal(
+      await rocm(
+        "#ifndef K_H\n#define K_H\n#ifdef USE_ROCM\n#include <rocwmma/rocwmma.hpp>\n#endif\n#endif\n",
+      ),
+      false,
+    );
+    assert.equal(await rocm("/*\n#include <ck_tile/core.hpp>\n*/\n"), false);
+    assert.equal(await rocm("#include <hipcub/hipcub.hpp>\n#include <cuda_runtime.h>\n"), false);
+    assert.equal(await rocm('#include "rocket/engine.h"\n'), false);
   });
 });

@@ -101,6 +101,7 @@ const CHANGING: [number, string, string][] = [
   [2, "int helper", "#include <torch/extension.h>\nint helper"],
   [5, "int helper(int a)", "int main(int a)"],
   [0, "  x[0] = 1;", "#if __CUDA_ARCH__ >= 800\n  x[0] = 1;\n#endif"],
+  [6, "int helper", "#include <ck_tile/core.hpp>\nint helper"],
 ];
 
 test("an edit that changes a part of the key makes it again; the others are reused", async () => {
@@ -115,7 +116,7 @@ test("an edit that changes a part of the key makes it again; the others are reus
   }
   // Typing in a function body changes none of them: every part is reused.
   const at = FILE.indexOf("  return a;");
-  assert.deepEqual(reused(parser, FILE, at, at, " "), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(reused(parser, FILE, at, at, " "), [0, 1, 2, 3, 4, 5, 6]);
 });
 
 /** Words the parts are made from, and what breaks them: comments, continuations, statement ends. */
@@ -145,6 +146,8 @@ const TOKENS = [
   "__CUDA_ARCH__",
   "#if __CUDA_ARCH__ >= 800\n",
   "#endif\n",
+  "#include <ck_tile/core.hpp>\n",
+  "#ifdef USE_ROCM\n",
   "NV_IF_TARGET(NV_PROVIDES_SM_80, ",
   "if constexpr (",
   ">= 800",
