@@ -21,6 +21,8 @@ export const BUILTIN_CHECKS: readonly string[] = [
   "cudaGetLastError",
   "cudaPeekAtLastError",
   "C10_CUDA_KERNEL_LAUNCH_CHECK",
+  // PyTorch's stable ABI (torch/csrc/stable/macros.h, an `<…>` include): STD_CUDA_CHECK(cudaGetLastError())
+  "STD_CUDA_KERNEL_LAUNCH_CHECK",
   // cuda-samples' helper_cuda.h (an `<…>` include there, so not read): __getLastCudaError calls cudaGetLastError
   "getLastCudaError",
 ];
