@@ -74,6 +74,8 @@ export interface BuildContext {
   undefines: ReadonlySet<string>;
   /** A PyTorch extension build (PyTorch's nvcc flags are among the defines). */
   pytorch: boolean;
+  /** The include directories the build gives the compiler (absolute). */
+  includeDirs: string[];
   /** Flags the build takes from somewhere we cannot read: its macros are not known. */
   flagsUnread?: string;
 }
@@ -203,6 +205,7 @@ function bothBuilds(toml: BuildUnit, setup: BuildUnit): BuildUnit {
     defines,
     undefines,
     pytorch: true,
+    includeDirs: [...new Set([...(toml.includeDirs ?? []), ...(setup.includeDirs ?? [])])],
   };
 }
 
@@ -276,6 +279,7 @@ export function resolveBuildContext(q: TargetQuery): BuildContext {
     defines,
     undefines,
     pytorch: owner?.unit.pytorch ?? false,
+    includeDirs: owner?.unit.includeDirs ?? [],
     ...(owner?.unit.flagsUnread ? { flagsUnread: owner.unit.flagsUnread } : {}),
   };
 }
@@ -289,6 +293,7 @@ export function buildFacts(ctx: BuildContext): BuildFacts {
     undefines: ctx.undefines,
     definesKnown: ctx.build !== undefined && ctx.flagsUnread === undefined,
     pytorch: ctx.pytorch,
+    ...(ctx.includeDirs.length > 0 ? { includeDirs: ctx.includeDirs } : {}),
   };
 }
 
@@ -328,6 +333,8 @@ export function describeContext(ctx: BuildContext, cwd?: string): string[] {
     `Targets: ${ctx.targets.source === "default" ? "none declared" : archs} from ${from[ctx.targets.source]}${where}${ctx.targetsFrom ? `, ${ctx.targetsFrom}` : ""}`,
     `Macros: ${macros.length > 0 ? macros.map((m) => `-D${m}`).join(" ") : "none"}${b ? "" : " (no build file: the file's own includes decide what is a PyTorch extension)"}`,
   ];
+  if (ctx.includeDirs.length > 0)
+    lines.push(`Include paths: ${ctx.includeDirs.map((d) => `-I${show(d)}`).join(" ")}`);
   if (ctx.flagsUnread)
     lines.push(
       `Flags not read: ${ctx.flagsUnread}; they may undo PyTorch's switches, so those are not assumed`,

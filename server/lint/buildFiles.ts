@@ -8,6 +8,7 @@ import { errorMessage } from "../util/errorMessage";
 import {
   archTokens,
   archsFromFlags,
+  includeFlags,
   macroFlags,
   type Backend,
   type BuildKind,
@@ -110,6 +111,7 @@ function readCompileCommands(file: string, text: string): BuildUnit[] {
     macroFlags(flags, defines, undefines);
     const dir = typeof e.directory === "string" ? e.directory : dirname(file);
     const archs = archsFromFlags(flags.join(" "));
+    const includeDirs = includeFlags(flags, dir);
     return {
       backend: "cuda",
       sources: [resolve(dir, String(e.file))],
@@ -117,6 +119,7 @@ function readCompileCommands(file: string, text: string): BuildUnit[] {
       defines,
       undefines,
       pytorch: false,
+      ...(includeDirs.length > 0 ? { includeDirs } : {}),
     };
   });
   const all = archsFromFlags(cuda.flatMap(commandFlags).join(" "));

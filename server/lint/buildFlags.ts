@@ -1,6 +1,7 @@
 // What the build readers share: the unit a build file builds, compiler flags read as macros and
 // architectures, macro states of exclusive branches merged, and which backend a build switch names.
 // It reads flags as written: a value the build computes at run time is unknown here, never guessed.
+import { resolve } from "node:path";
 import { parseArch } from "./arch";
 
 export type Backend = "cuda" | "rocm" | "metal" | "xpu" | "cpu";
@@ -31,6 +32,8 @@ export interface BuildUnit {
   undefines: Set<string>;
   /** A PyTorch extension build (setup.py with CUDAExtension): PyTorch's nvcc flags apply. */
   pytorch: boolean;
+  /** The include directories it gives the compiler (absolute): where `#include` looks besides the file's folder. */
+  includeDirs?: string[];
   /** Where flags come from that we cannot read (a helper outside the project): its macros are not known. */
   flagsUnread?: string;
 }
@@ -97,6 +100,17 @@ export function macroFlags(
     if (d) defines.set(name, d[2] ?? "1");
     else undefines.add(name);
   }
+}
+
+/** The folders of `-Idir` / `-I dir` flags (each may hold several, space-separated), resolved against `base`. */
+export function includeFlags(flags: readonly string[], base: string): string[] {
+  const words = flags.flatMap((f) => f.split(/\s+/)).filter((w) => w.length > 0);
+  const out: string[] = [];
+  words.forEach((w, i) => {
+    const dir = w === "-I" ? words[i + 1] : w.startsWith("-I") ? w.slice(2) : undefined;
+    if (dir && !RUNTIME_VALUE.test(dir) && !dir.startsWith("-")) out.push(resolve(base, dir));
+  });
+  return out;
 }
 
 /**

@@ -4,7 +4,10 @@
 // chains are exclusive: a branch a CUDA build does not take (a HIP/ROCm switch) is skipped, and where
 // the branch cannot be told, a macro keeps only the state every branch agrees on. Architectures are those
 // of every branch that may run. Not seen: cache values given on the command line, functions' effects
-// where they are called, generator expressions other than $<COMPILE_LANGUAGE:CUDA>, included files.
+// where they are called, generator expressions other than $<COMPILE_LANGUAGE:CUDA>, included files. Its
+// include_directories and target_include_directories (every target's) are the unit's include folders;
+// those a parent CMakeLists.txt gives its subfolders are not seen.
+import { dirname, resolve } from "node:path";
 import type { CMakeArg, CMakeCommand } from "./buildSyntax";
 import { cmakeBlocks, type CMakeBlock } from "./cmakeBlocks";
 import { cmakeCondition, expand, setVar, type CMakeVar } from "./cmakeVars";
@@ -33,6 +36,10 @@ interface Word {
 /** What the whole file gives, whichever branches ran. */
 interface Found {
   archs: { values: string[]; what: string; line: number; via: string[] }[];
+  /** include_directories / target_include_directories folders, as written after expansion. */
+  includeDirs: string[];
+  /** A project() command: this is the top-level file (its folder is the project's source folder). */
+  project: boolean;
 }
 
 const FLAG_VARS: ReadonlySet<string> = new Set(["CMAKE_CUDA_FLAGS", "CUDA_NVCC_FLAGS"]);
@@ -155,6 +162,23 @@ function buildCommand(cmd: CMakeCommand, scope: Scope, found: Found): void {
   const defs = (list: Word[]): Word[] => list.map((w) => ({ ...w, text: `-D${w.text.replace(/^-D/, "")}` }));
   const scopeWord = (w: Word): boolean => /^(?:PUBLIC|PRIVATE|INTERFACE|BEFORE)$/.test(w.text);
   switch (cmd.name) {
+    case "project":
+      found.project = true;
+      return;
+    case "include_directories":
+    case "target_include_directories": {
+      // $<BUILD_INTERFACE:dir> is the folder while building (words() drops other generator expressions).
+      const built = cmd.args.map((a) => ({
+        ...a,
+        text: a.text.replace(/^\$<BUILD_INTERFACE:(.*)>$/s, "$1"),
+      }));
+      const all = texts(words(built, scope));
+      const dirs = cmd.name === "include_directories" ? all : all.slice(1);
+      found.includeDirs.push(
+        ...dirs.filter((d) => !/^(?:SYSTEM|BEFORE|AFTER|PUBLIC|PRIVATE|INTERFACE)$/.test(d)),
+      );
+      return;
+    }
     case "add_compile_definitions":
       return flagWords(defs(ws), scope, found, cmd.name, cmd.line);
     case "target_compile_definitions":
@@ -300,7 +324,7 @@ function runForeach(
 
 /** CMake: one unit for the whole project. */
 export function readCMake(file: string, text: string, notes: string[]): BuildUnit[] {
-  const found: Found = { archs: [] };
+  const found: Found = { archs: [], includeDirs: [], project: false };
   const end = run(
     cmakeBlocks(text),
     { vars: new Map(), macros: { defines: new Map(), undefines: new Set() } },
@@ -335,6 +359,25 @@ export function readCMake(file: string, text: string, notes: string[]): BuildUni
       defines: end.macros.defines,
       undefines: end.macros.undefines,
       pytorch: false,
+      ...includeDirsOf(file, found),
     },
   ];
+}
+
+/**
+ * The include folders, absolute: relative ones and ${CMAKE_CURRENT_SOURCE_DIR}/${CMAKE_CURRENT_LIST_DIR}
+ * against the file's folder, and ${PROJECT_SOURCE_DIR}/${CMAKE_SOURCE_DIR} too where the file is the
+ * top-level one (it calls project()); a folder still naming another variable or a generator expression
+ * is not known.
+ */
+function includeDirsOf(file: string, found: Found): { includeDirs?: string[] } {
+  const dir = dirname(file);
+  const here = found.project
+    ? /\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\}/g
+    : /\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)\}/g;
+  const dirs = found.includeDirs
+    .map((d) => d.replace(here, dir))
+    .filter((d) => d.length > 0 && !/\$[{<]/.test(d))
+    .map((d) => resolve(dir, d));
+  return dirs.length > 0 ? { includeDirs: [...new Set(dirs)] } : {};
 }

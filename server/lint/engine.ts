@@ -141,7 +141,11 @@ export function finishFindings(
   if (findings.length > 0) {
     const points = findings.map((f) => ({ row: f.span.startLine, column: f.span.startColumn }));
     const targets = build.targets === "none" ? undefined : opts.targets;
-    const headers = { fileName: opts.fileName, headerRoot: opts.ruleOptions?.headerRoot };
+    const headers = {
+      fileName: opts.fileName,
+      headerRoot: opts.ruleOptions?.headerRoot,
+      includeDirs: build.includeDirs,
+    };
     const dead = inDeadCode(tree, text, targets, build, points, headers);
     live = findings.filter((_, i) => !dead[i]);
   }

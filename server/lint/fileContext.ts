@@ -2,7 +2,7 @@
 // incremental.ts) keeps a rule's findings outside its window only while the parts of this key that the
 // rule read (see dependencies.ts) are unchanged.
 import { checksElsewhere } from "../analysis/launches/checksElsewhere";
-import { usesTorch } from "../analysis/source/pytorchExtension";
+import { torchApi } from "../analysis/source/pytorchExtension";
 import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
 import { OPT_IN_ATTRIBUTE, optedIn } from "../analysis/sharedMemory/optIn";
 import { hasBf16Guard } from "../analysis/preprocessor/archGuard";
@@ -40,8 +40,8 @@ export function fileContextKey(idx: FileIndex): string {
     hasBf16Guard(idx),
     // shared-memory-limit: launches over 48 KB need the opt-in somewhere in the file
     optedIn(idx),
-    // missing-launch-check: the fix inserts the PyTorch macro only in PyTorch extensions
-    usesTorch(idx),
+    // missing-launch-check: the PyTorch macro (c10's or the stable ABI's) only in PyTorch extensions
+    torchApi(idx) ?? "none",
     // launch-check macros and half-type aliases (declEnv.ts): the file's macro, include and alias lines
     declEnvKey(idx),
     // shared-memory-reduction: `extern __shared__` arrays declared outside any function are shared
@@ -82,8 +82,17 @@ const ANCHORS: readonly { words: readonly string[]; inWindow?: readonly string[]
     inWindow: ["__CUDA_ARCH__", "/*"],
   },
   { words: [OPT_IN_ATTRIBUTE] },
-  // missing-launch-check.ts: C10_CUDA_KERNEL_LAUNCH_CHECK or `#include <torch/…>` (and ATen, c10)
-  { words: ["C10_CUDA_KERNEL_LAUNCH_CHECK", "include"] },
+  // pytorchExtension.ts: C10_CUDA_KERNEL_LAUNCH_CHECK, `#include <torch/…>` (and ATen, c10), the stable
+  // ABI's STD_TORCH_CHECK, STD_CUDA_KERNEL_LAUNCH_CHECK and torch::stable
+  {
+    words: [
+      "C10_CUDA_KERNEL_LAUNCH_CHECK",
+      "include",
+      "STD_TORCH_CHECK",
+      "STD_CUDA_KERNEL_LAUNCH_CHECK",
+      "stable",
+    ],
+  },
   // declEnv.ts: `#define`/`#include` lines, `typedef …;` and `using …;`, aligned structs; an alias line in
   // the window may have changed block (aliasScopes.ts: only file-level aliases are the file's)
   { words: ["#", "typedef", "using", "align"], inWindow: ["typedef", "using"] },
@@ -151,6 +160,7 @@ export function changedSpan(
 function parsePart(i: number, part: string): unknown {
   if (CONTEXT_VALUES[i] === "declEnvKey") return part;
   if (CONTEXT_VALUES[i] === "fileScopeShared") return new Set(part === "" ? [] : part.split(" "));
+  if (CONTEXT_VALUES[i] === "usesTorch") return part === "none" ? undefined : part;
   return part === "true";
 }
 

@@ -7,6 +7,7 @@
 // (cmake_args) are CMake's variables, not macros. A conditional expression (`[…] if IS_HIP else […]`) is
 // read like an if/else. Functions the project's helper modules define are read where they are called
 // (pythonHelpers); one imported from elsewhere into a flags statement leaves PyTorch's switches unknown.
+// Its extensions' include directories (`include_dirs`, `-I` flags) are read as pythonPaths.ts says.
 // Not seen: values read from the environment; a function's flags apply where it is defined, not called.
 import {
   archTokens,
@@ -24,6 +25,7 @@ import type { PyToken } from "./buildSyntax";
 import { pythonStatements, type PyStatement } from "./pythonBlocks";
 import { conditionals } from "./pythonExprs";
 import { scriptHelpers, type HelperLookup } from "./pythonHelpers";
+import { pythonIncludeDirs } from "./pythonPaths";
 
 interface Found {
   /** TORCH_CUDA_ARCH_LIST values it sets. */
@@ -247,12 +249,18 @@ export function scriptBuild(
   };
 }
 
-/** setup.py: one unit for the whole project. */
+/** setup.py: one unit for the whole project, with every extension's include directories. */
 export function readSetupPy(file: string, text: string, notes: string[]): BuildUnit[] {
   const stmts = pythonStatements(text);
   const pytorch = /\b(?:CUDAExtension|cpp_extension)\b/.test(text) && hasName(stmts);
-  return [scriptBuild(file, stmts, pytorch, notes)];
+  const includeDirs = pythonIncludeDirs(file, stmts, EXTENSIONS, "include_dirs");
+  return [
+    { ...scriptBuild(file, stmts, pytorch, notes), ...(includeDirs.length > 0 ? { includeDirs } : {}) },
+  ];
 }
+
+/** The calls that make an extension, whose `include_dirs` the compiler is given. */
+const EXTENSIONS = /^(?:CUDAExtension|CppExtension|Extension)$/;
 
 /** Whether the statements name one of `names` in code (not only in a comment or a string). */
 function names(stmts: readonly PyStatement[], re: RegExp): boolean {

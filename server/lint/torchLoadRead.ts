@@ -3,7 +3,8 @@
 // (relative to the script's folder, through os.path.join(dirname(__file__), …), f"{dir}/…", a glob, a
 // list variable, a function of the script or of the project's helper module). They are PyTorch extension
 // builds: PyTorch's nvcc flags, then the script's (setupPyRead's scriptBuild: every flag the script
-// writes, in order, so a -U undoes PyTorch's -D). Not seen: paths built from values read at run time,
+// writes, in order, so a -U undoes PyTorch's -D), and its `extra_include_paths` and -I flags
+// (pythonPaths.ts). Not seen: paths built from values read at run time,
 // sources relative to a working folder other than the script's; several calls with different flags in
 // one script share the script's flags.
 import { readdirSync, statSync } from "node:fs";
@@ -14,6 +15,7 @@ import { pythonStatements, type PyStatement } from "./pythonBlocks";
 import { callsOf, type CallArg } from "./pythonExprs";
 import { definitionOf, scriptHelpers, type HelperLookup } from "./pythonHelpers";
 import { scriptBuild } from "./setupPyRead";
+import { pythonIncludeDirs } from "./pythonPaths";
 
 const SOURCE = /\.(?:cu|cuh|cpp|cc|cxx|c)$/;
 
@@ -118,10 +120,12 @@ export function readTorchLoad(file: string, text: string, notes: string[]): Buil
   const flags = scriptBuild(file, stmts, true, notes);
   const helper = scriptHelpers(file, stmts);
   const dir = resolve(file, "..");
+  // The include paths of every call and the script's -I flags, for each of its sources.
+  const includeDirs = pythonIncludeDirs(file, stmts, /^(?:load|load_inline)$/, "extra_include_paths");
   return calls.map((c) => {
     const given = sourceArgs(tokens[c.at]!.text, c.args);
     const paths = pathLiterals(sourceTokens(given, stmts, helper));
     const sources = paths.flatMap((p) => (/[*?]/.test(p) ? expandGlob(dir, p) : [resolve(dir, p)]));
-    return { ...flags, sources: [...new Set(sources)] };
+    return { ...flags, sources: [...new Set(sources)], ...(includeDirs.length > 0 ? { includeDirs } : {}) };
   });
 }

@@ -8,7 +8,7 @@ import { LaunchChecks } from "../analysis/launches/launchChecked";
 import { launchMacros, macroLaunchUses } from "../analysis/launches/macroLaunches";
 import { FileIndex, kernelLaunches } from "../analysis/source/fileIndex";
 import { checksElsewhere } from "../analysis/launches/checksElsewhere";
-import { usesTorch } from "../analysis/source/pytorchExtension";
+import { torchApi, type TorchApi } from "../analysis/source/pytorchExtension";
 import { insertAfter } from "../analysis/source/nodes";
 
 /** Inserts after the statement, or after its line when only a trailing comment follows it there. */
@@ -21,9 +21,16 @@ function afterLine(text: string, stmt: Node, newText: string): TextEdit {
   return { span: { startLine: row, startColumn: at, endLine: row, endColumn: at }, newText };
 }
 
-/** What to suggest: the PyTorch macro in an extension, else the project's own check when one is known. */
-function advice(torch: boolean, own: string | undefined): string {
-  if (torch) return "Add C10_CUDA_KERNEL_LAUNCH_CHECK() or check cudaGetLastError() after it.";
+/**
+ * What to suggest: the macro of the PyTorch API the file uses; both when only its build makes it an
+ * extension (its text does not say which API); else the project's own check when one is known.
+ */
+function advice(api: TorchApi | "build" | undefined, own: string | undefined): string {
+  const last = "check cudaGetLastError() after it.";
+  if (api === "c10") return `Add C10_CUDA_KERNEL_LAUNCH_CHECK() or ${last}`;
+  if (api === "stable") return `Add STD_CUDA_KERNEL_LAUNCH_CHECK() (PyTorch's stable ABI) or ${last}`;
+  if (api === "build")
+    return `Add C10_CUDA_KERNEL_LAUNCH_CHECK() (STD_CUDA_KERNEL_LAUNCH_CHECK() on PyTorch's stable ABI) or ${last}`;
   if (own) return `Check it with the project's \`${own}\` or with cudaGetLastError() after it.`;
   return "Check cudaGetLastError() after it.";
 }
@@ -35,7 +42,7 @@ export const missingLaunchCheck: Rule = {
   defaultSeverity: "warning",
   basis: "heuristic",
   summary:
-    "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/getLastCudaError/C10_CUDA_KERNEL_LAUNCH_CHECK (or a project macro or function that calls one) after it, in its function or after each call of its function in the file.",
+    "A kernel launch with no cudaGetLastError/cudaPeekAtLastError/getLastCudaError/C10_CUDA_KERNEL_LAUNCH_CHECK/STD_CUDA_KERNEL_LAUNCH_CHECK (or a project macro or function that calls one) after it, in its function or after each call of its function in the file.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     const launches = kernelLaunches(idx);
@@ -44,19 +51,21 @@ export const missingLaunchCheck: Rule = {
     const known = declEnv(ctx).launchChecks;
     const uses = macroLaunchUses(idx, launchMacros(idx, known));
     if (launches.length === 0 && uses.length === 0) return;
-    const torch = usesTorch(idx);
+    const api = torchApi(idx);
     // Not in a PyTorch extension, whose rule is a C10_CUDA_KERNEL_LAUNCH_CHECK() after each launch.
-    if (!torch && !ctx.build.pytorch && checksElsewhere(idx)) return;
+    if (!api && !ctx.build.pytorch && checksElsewhere(idx)) return;
     const checks = new LaunchChecks(idx, known);
     // Read only once a launch is unchecked here (a whole-file fact, recorded by LaunchChecks.checked).
-    const say = (): string => advice(torch || !!ctx.build.pytorch, projectCheck(idx, checks.names));
+    const say = (): string =>
+      advice(api ?? (ctx.build.pytorch ? "build" : undefined), projectCheck(idx, checks.names));
     for (const { call } of launches) {
       if (checks.checked(call)) continue;
       const fn = call.childForFieldName("function");
       const name = fn ? idx.textOf(fn) : "kernel";
       ctx.report({
-        // Only in PyTorch extensions is the check macro known to exist; elsewhere the project picks its check.
-        fixes: torch ? torchFix(idx, call) : [],
+        // Only where the file includes c10's headers is its macro known to be declared (the stable ABI's
+        // needs torch/csrc/stable/macros.h and PyTorch 2.10); elsewhere the project picks its check.
+        fixes: api === "c10" ? torchFix(idx, call) : [],
         node: fn ?? call,
         message: `Launch of \`${name}\` is not followed by an error check: ${WHY}. ${say()}`,
       });

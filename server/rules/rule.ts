@@ -63,6 +63,8 @@ export interface BuildFacts {
   readonly definesKnown: boolean;
   /** A PyTorch extension by its build (build.toml [torch], setup.py's CUDAExtension). */
   readonly pytorch?: boolean;
+  /** The include directories the build gives the compiler (absolute): project headers are looked for there too. */
+  readonly includeDirs?: readonly string[];
 }
 
 export interface LintContext {

@@ -12,7 +12,7 @@ import {
 } from "../analysis/access/halfPointers";
 import { vectorizesIn } from "../analysis/access/vectorizes";
 import { exchangesAcrossWarp } from "../analysis/access/warpExchange";
-import { ownFacts } from "../analysis/launches/launchChecks";
+import { ownFacts } from "../analysis/launches/launchers";
 import { usesOf } from "../lint/dependencies";
 import { codeSlice } from "../analysis/source/codeText";
 import { declEnv } from "../analysis/types/declEnv";

@@ -6,14 +6,14 @@
 // A function that only synchronizes (cudaDeviceSynchronize/cudaStreamSynchronize) and checks what that
 // returns does not count: a launch that fails to start (block too large, too much shared memory, no
 // kernel image) leaves the synchronize returning cudaSuccess; only the last-error calls report it.
-// A function whose body launches a kernel is a launcher, not a check, even when it checks its own launch.
+// A function whose body launches a kernel is a launcher, not a check, even when it checks its own launch;
+// so is one that calls a launcher, through any number of definitions of the same set (launchers.ts).
 //
 // A header's functions are found in its text (functionBodies.ts), the file's own in its tree (ownChecks.ts):
 // bodies over 4,000 characters and functions defined by macros are not seen. In headers overloads share
 // their name (any one that checks makes the name a check, any one that launches makes it none).
-import { codeOnly } from "../source/codeText";
 import type { FileIndex } from "../source/fileIndex";
-import { sourceFacts, type SourceFacts } from "../preprocessor/projectHeaders";
+import { definitionMap, launchingNames } from "./launchers";
 import { ownLaunchChecks } from "./ownChecks";
 
 /** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
@@ -21,6 +21,8 @@ export const BUILTIN_CHECKS: readonly string[] = [
   "cudaGetLastError",
   "cudaPeekAtLastError",
   "C10_CUDA_KERNEL_LAUNCH_CHECK",
+  // PyTorch's stable ABI (torch/csrc/stable/macros.h, an `<…>` include): STD_CUDA_CHECK(cudaGetLastError())
+  "STD_CUDA_KERNEL_LAUNCH_CHECK",
   // cuda-samples' helper_cuda.h (an `<…>` include there, so not read): __getLastCudaError calls cudaGetLastError
   "getLastCudaError",
 ];
@@ -31,8 +33,10 @@ export function launchChecks(
   seeds: Iterable<string>,
 ): Set<string> {
   const checks = new Set([...seeds].filter((c) => /^[A-Za-z_]\w*$/.test(c)));
-  // A body that launches a kernel is a launcher's, not a check's.
-  const defs = [...definitions].filter(([, body]) => !body.includes("<<<"));
+  // A body that launches a kernel, itself or through the definitions it calls, is a launcher's.
+  const all = definitionMap(definitions);
+  const launching = launchingNames(all);
+  const defs = [...all].filter(([name]) => !launching.has(name));
   for (let changed = true; changed;) {
     changed = false;
     const re = new RegExp(`\\b(?:${[...checks].join("|")})\\b`);
@@ -52,11 +56,6 @@ export function launchChecks(
  */
 export function fileLaunchChecks(idx: FileIndex, known: ReadonlySet<string>): ReadonlySet<string> {
   return idx.shared("fileLaunchChecks", () => ownLaunchChecks(idx, known));
-}
-
-/** The file's own macros and function bodies, read from its whole text once per run. */
-export function ownFacts(idx: FileIndex): SourceFacts {
-  return idx.shared("ownSourceFacts", () => sourceFacts(idx.text, codeOnly(idx.text)));
 }
 
 /**

@@ -4,8 +4,11 @@
 // body holds it (FileIndex.functionSpanAt), and the `#define` whose line holds it. Then the new names'
 // uses are looked at, until none is added.
 //
-// As launchChecks.ts: a body that launches a kernel (a `<<<` in code) is a launcher's, not a check's, and
-// bodies over MAX_BODY characters are not read. Unlike the text reading of headers (functionBodies.ts),
+// As launchChecks.ts: a body that launches a kernel (a `<<<` in code, or a call of the file's functions or
+// macros that launch, through any number of them: launchers.ts) is a launcher's, not a check's, and
+// bodies over MAX_BODY characters are not read. A body followed through its calls records that the answer
+// depends on where each name it called on the way is written (`uses:`; past MAX_CALLED names, the whole
+// file). Unlike the text reading of headers (functionBodies.ts),
 // each definition is judged alone: of two overloads, one launching and one checking, the name is a check.
 // Cannot see: functions a macro defines, uses hidden behind another macro's expansion.
 import type { FileIndex, FunctionSpan } from "../source/fileIndex";
@@ -14,6 +17,8 @@ import { codeOnly } from "../source/codeText";
 import { MAX_BODY } from "../source/functionBodies";
 import { wordOffsets, type Directive } from "../source/textScans";
 import { isWordCode } from "../source/charCodes";
+import { usesOf as usesDependency } from "../../lint/dependencies";
+import { ownDefinitions, reachesLaunch } from "./launchers";
 
 /** Above this many names, the file's words are read once instead of searching each name. */
 const MANY_NAMES = 32;
@@ -103,7 +108,16 @@ function judge(idx: FileIndex, fn: FunctionSpan): Judged | undefined {
   const { startIndex: start, endIndex: end } = body;
   if (end - start - 2 > MAX_BODY) return undefined;
   const name = definedName(idx, fn.node);
-  return name === undefined ? undefined : { name, body: start };
+  if (name === undefined || launchesThroughCalls(idx, name, start, end)) return undefined;
+  return { name, body: start };
+}
+
+/** Whether the body [start, end) of `name` calls a function or macro of the file that launches. */
+function launchesThroughCalls(idx: FileIndex, name: string, start: number, end: number): boolean {
+  const reach = reachesLaunch(codeOnly(idx.text).slice(start, end), ownDefinitions(idx));
+  if (reach.truncated) idx.readsWholeFile();
+  else for (const n of [name, ...reach.called]) idx.reads(usesDependency(n));
+  return reach.launches;
 }
 
 /** The name of the `#define` whose body holds the name used at `at`, if it launches nothing. */

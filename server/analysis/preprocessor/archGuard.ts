@@ -117,16 +117,18 @@ export function inDeadCode(
   });
   const passes: Pass[] = ["host", ...(targets ? targets.map((t) => t * 10) : ["device" as const])];
   const include: IncludeReader | undefined = headers
-    ? (name) => projectHeaders(headers.fileName, [name], headers.headerRoot).map((f) => f.lines)
+    ? (name) =>
+        projectHeaders(headers.fileName, [name], headers.headerRoot, headers.includeDirs).map((f) => f.lines)
     : undefined;
   const dead = deadArms(directiveLines(text, codeOnly(text)), passes, env, include, text.length);
   return offsets.map((o) => inRanges(o, dead));
 }
 
-/** Where a file's quoted includes are looked for (projectHeaders.ts): its path and the header root. */
+/** Where a file's includes are looked for (projectHeaders.ts): its path, the header root, the build's -I folders. */
 export interface HeaderSource {
   fileName: string;
   headerRoot?: string;
+  includeDirs?: readonly string[];
 }
 
 const IF_WORDS: ReadonlySet<string> = new Set(["if", "ifdef", "ifndef"]);

@@ -1,10 +1,11 @@
 // Which `#if`/`#ifdef`/`#elif`/`#else` arms of a file a compilation pass compiles, reading its directive
 // lines in order as the preprocessor does, in three-valued logic: object-like `#define`s and `#undef`s
-// before a condition count (the file's own and, at each `#include "…"`, its project headers',
-// projectHeaders.ts), on top of what the build says (macroEnv.ts). A define under an arm not known to be
+// before a condition count (the file's own and, at each `#include "…"` or `<…>` one found in the build's
+// include directories, its project headers', projectHeaders.ts), on top of what the build says (macroEnv.ts). A define under an arm not known to be
 // compiled leaves its macro unknown; one only under HIP conditions makes it a HIP switch (undefined in a
 // CUDA build). Include guards (`#ifndef X` then `#define X`) are read as a first inclusion. It cannot see
-// `<…>` headers, function-like macros' values or the toolkit's version: conditions on those are unknown.
+// other `<…>` headers, function-like macros' values or the toolkit's version: conditions on those are
+// unknown.
 import { holds, type MacroInfo, type MacroLookup } from "./condition";
 import type { DirectiveLine } from "./directiveLines";
 import { baseLookup, cudaBuildFact, namesHip, type MacroEnv, type Pass } from "./macroEnv";
@@ -149,9 +150,13 @@ export class Preprocessor {
     }
   }
 
-  /** The project headers of `#include "name"`, deepest first; what they change is unknown if `active` is. */
+  /**
+   * The project headers of `#include "name"` (or `<name>`, found in the build's include directories),
+   * deepest first; what they change is unknown if `active` is.
+   */
   private includeHeaders(rest: string, active: Tri): void {
-    const name = /^\s*"([^"]+)"/.exec(rest)?.[1];
+    const m = /^\s*(?:"([^"]+)"|<([^>]+)>)/.exec(rest);
+    const name = m?.[1] ?? (m?.[2] === undefined ? undefined : `<${m[2]}>`);
     if (!name || !this.include) return;
     const before = active === undefined ? new Map(this.table) : undefined;
     for (const lines of [...this.include(name)].reverse()) this.readLines(lines, false);

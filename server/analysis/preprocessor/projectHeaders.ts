@@ -1,8 +1,13 @@
-// The project's own headers, as far as the rules need them: `#include "x.h"` (and `<x.h>`, see INCLUDE)
-// resolved against the including file's folder and then its ancestors, never above the root (the
-// workspace or lint root; the file's own folder when none is given), read as text for macro definitions,
-// type aliases, constructors and further includes, and function bodies. Headers outside the root are not
-// read: a macro or alias defined there is unknown to the rules. Each header is read once per path and modification time.
+// The project's own headers, as far as the rules need them: `#include "x.h"` resolved against the
+// including file's folder and then its ancestors, then the build's include directories; `#include <x.h>`
+// against the build's include directories (as the compiler searches -I folders for both), then, like a
+// quoted one, against the includer's folder and its ancestors: a header of that name the project holds
+// there is the one an -I the build readers cannot see reaches (a JIT's include paths, a parent
+// CMakeLists.txt's). Never above the root (the workspace or lint root; the file's own folder when none is
+// given). Read as text for macro definitions, type aliases, constructors, further includes and function
+// bodies. System and toolkit headers are not in the project, and headers outside the root are not read: a
+// macro or alias defined there is unknown to the rules. Each header is read once per path and modification
+// time.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { codeOnly } from "../source/codeText";
@@ -23,7 +28,7 @@ export interface SourceFacts {
   aliases: Map<string, string[]>;
   /** Struct/class names declared with an alignment: the project's vector types (vectorTypes.ts). */
   alignedTypes: string[];
-  /** The quoted includes, in order. */
+  /** The includes, in order: a quoted one's name as written, an `<…>` one's with its brackets. */
   includes: string[];
   /** The preprocessor lines, in order (for the arms a compilation takes: preprocess.ts). */
   lines: DirectiveLine[];
@@ -41,12 +46,6 @@ const MAX_HEADERS = 64;
 
 /** `#define NAME` (a directive when only spaces precede the `#` on its line: checked by the caller). */
 const DEFINE = /#[ \t]*define[ \t]+([A-Za-z_]\w*)/g;
-/**
- * `#include "x.h"`, and `#include <x.h>`: the compiler finds an angle include through the build's `-I`
- * folders, and a header of that name in the project (the includer's folder or an ancestor, below the root)
- * is the one such a folder holds (`<fused_kernel.h>` beside the file); system and library headers are not
- * in the project and stay unread.
- */
 const INCLUDE = /#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/g;
 
 /** A macro's body from `from` to the end of its line, continuation lines joined. */
@@ -80,7 +79,7 @@ export function sourceFacts(text: string, code: string): SourceFacts {
   const includes: string[] = [];
   for (const m of text.matchAll(INCLUDE))
     if (code[m.index] === "#" && code.slice(code.lastIndexOf("\n", m.index) + 1, m.index).trim() === "")
-      includes.push((m[1] ?? m[2])!);
+      includes.push(m[1] ?? `<${m[2]!}>`);
   return {
     defines,
     aliases,
@@ -154,9 +153,25 @@ export function trusted<T>(memo: Trusted<T>, key: string, make: () => T): T {
   return value;
 }
 
-/** `name` as included from a file in `dir`: there, or in the nearest ancestor that has it, up to `root`. */
-function resolveInclude(name: string, dir: string, root: string): string | undefined {
-  return trusted(resolutions, `${dir}\0${name}\0${root}`, () => searchInclude(name, dir, root));
+/**
+ * `name` as included from a file in `dir`: `"x.h"` there, or in the nearest ancestor that has it, up to
+ * `root`, else in the first of `dirs` that has it; `<x.h>` in `dirs` first, then as a quoted one.
+ */
+function resolveInclude(
+  name: string,
+  dir: string,
+  root: string,
+  dirs: readonly string[],
+): string | undefined {
+  const angle = name.startsWith("<");
+  return trusted(resolutions, `${dir}\0${name}\0${root}\0${dirs.join("\0")}`, () => {
+    const bare = angle ? name.slice(1, -1) : name;
+    const inDirs = (): string | undefined =>
+      dirs.map((d) => resolve(d, bare)).find((p) => inside(root, p) && headerFacts(p));
+    return angle
+      ? (inDirs() ?? searchInclude(bare, dir, root))
+      : (searchInclude(bare, dir, root) ?? inDirs());
+  });
 }
 
 function searchInclude(name: string, dir: string, root: string): string | undefined {
@@ -170,28 +185,39 @@ function searchInclude(name: string, dir: string, root: string): string | undefi
 
 /**
  * The facts of the project headers `file` includes (directly with `includes`, then theirs), nearest
- * first. `file` must be an absolute path (an untitled document has no folder to search).
+ * first; `dirs`: the build's include directories. `file` must be an absolute path (an untitled document
+ * has no folder to search).
  */
-export function projectHeaders(file: string, includes: readonly string[], root?: string): SourceFacts[] {
+export function projectHeaders(
+  file: string,
+  includes: readonly string[],
+  root?: string,
+  dirs: readonly string[] = [],
+): SourceFacts[] {
   if (!isAbsolute(file)) return [];
   const top = resolve(root ?? dirname(file));
   if (!inside(top, file)) return [];
   // Files of one folder with the same includes share the answer (the same array, for callers' caches).
-  const key = `${dirname(resolve(file))}\0${top}\0${includes.join("\0")}`;
-  return trusted(closures, key, () => includedFacts(file, includes, top));
+  const key = `${dirname(resolve(file))}\0${top}\0${includes.join("\0")}\0\0${dirs.join("\0")}`;
+  return trusted(closures, key, () => includedFacts(file, includes, top, dirs));
 }
 
 /** The headers' facts per including folder, includes and root. */
 const closures: Trusted<SourceFacts[]> = new Map();
 
-function includedFacts(file: string, includes: readonly string[], top: string): SourceFacts[] {
+function includedFacts(
+  file: string,
+  includes: readonly string[],
+  top: string,
+  dirs: readonly string[],
+): SourceFacts[] {
   const seen = new Set<string>([resolve(file)]);
   const out: SourceFacts[] = [];
   let level = includes.map((name) => ({ name, dir: dirname(resolve(file)) }));
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: typeof level = [];
     for (const { name, dir } of level) {
-      const path = resolveInclude(name, dir, top);
+      const path = resolveInclude(name, dir, top, dirs);
       if (!path || seen.has(path) || seen.size > MAX_HEADERS) continue;
       seen.add(path);
       const facts = headerFacts(path)!;

@@ -6,7 +6,7 @@
 // types (vectorTypes.ts) and macro bodies (for dispatch macros, dispatch.ts). A whole-file fact: an edit
 // that changes the file's macro, alias, include or aligned-struct lines makes every rule that read it run
 // over the whole file again (fileContext.ts).
-import type { LintContext } from "../../rules/rule";
+import type { BuildFacts, LintContext } from "../../rules/rule";
 import { codeOnly } from "../source/codeText";
 import { FileIndex } from "../source/fileIndex";
 import { BUILTIN_CHECKS, launchChecks } from "../launches/launchChecks";
@@ -40,7 +40,12 @@ export interface DeclEnv {
   headerConstructors: ReadonlyMap<string, readonly Constructor[]>;
 }
 
-export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "options">): DeclEnv {
+/** What declEnv reads of a lint context: the build's include directories where it has them. */
+type DeclContext = Pick<LintContext, "tree" | "text" | "fileName" | "options"> & {
+  build?: Pick<BuildFacts, "includeDirs">;
+};
+
+export function declEnv(ctx: DeclContext): DeclEnv {
   const idx = FileIndex.of(ctx);
   idx.reads("context:decls");
   return idx.shared("declEnv", () => {
@@ -49,6 +54,7 @@ export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "o
     const key = [
       ctx.fileName,
       ctx.options.headerRoot,
+      ...(ctx.build?.includeDirs ?? []),
       ...ctx.options.launchCheckMacros,
       declEnvKey(idx),
     ].join("\0");
@@ -58,10 +64,10 @@ export function declEnv(ctx: Pick<LintContext, "tree" | "text" | "fileName" | "o
 
 const recent: Trusted<DeclEnv> = new Map();
 
-function makeEnv(idx: FileIndex, ctx: Pick<LintContext, "fileName" | "options">): DeclEnv {
+function makeEnv(idx: FileIndex, ctx: DeclContext): DeclEnv {
   // The whole file's code: a windowed run's codeText blanks only its window.
   const own = sourceFacts(idx.text, codeOnly(idx.text));
-  const headers = projectHeaders(ctx.fileName, own.includes, ctx.options.headerRoot);
+  const headers = projectHeaders(ctx.fileName, own.includes, ctx.options.headerRoot, ctx.build?.includeDirs);
   const seeds = [...BUILTIN_CHECKS, ...ctx.options.launchCheckMacros];
   // The headers' part is worked out once per set of headers (files of a folder share it); a header
   // macro that expands to a macro the including file defines is not followed.

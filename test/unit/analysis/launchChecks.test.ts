@@ -46,6 +46,38 @@ describe("launch checks from definitions", () => {
       [],
     );
   });
+  it("not a function that launches through the functions or macros it calls, at any depth", () => {
+    assert.deepEqual(
+      closure([
+        ["LayerNormQuant", " dispatch_type(x); return cudaGetLastError(); "],
+        ["dispatch_type", " if (a) dispatch_square<true>(x); else dispatch_square<false>(x); "],
+        ["dispatch_square", " k<<<1, 32>>>(x); "],
+        ["viaMacro", " LAUNCH_ALL(x); return cudaGetLastError(); "],
+        ["LAUNCH_ALL", "(x) k<<<1, 32>>>(x)"],
+        ["check_only", " report(cudaGetLastError()); "],
+        ["report", " if (e) abort(); "],
+      ]),
+      ["check_only"],
+    );
+  });
+  it("never suggests a launching function as the project's check", async () => {
+    // The launch is checked after one of its callers' calls only: reported, and the message names no
+    // launcher (LayerNormQuant launches through dispatch_type and returns cudaGetLastError()).
+    const text = `__global__ void k(float* y);
+void dispatch_type(float* y) { k<<<1, 32>>>(y); }
+cudaError_t LayerNorm(float* y) { dispatch_type(y); return cudaSuccess; }
+cudaError_t LayerNormQuant(float* y) { dispatch_type(y); return cudaGetLastError(); }
+int main() { return 0; }
+`;
+    const found = await lintSource(text, { rules });
+    const mlc = found.filter((x) => x.rule === "missing-launch-check");
+    assert.deepEqual(
+      mlc.map((x) => x.span.startLine),
+      [1],
+    );
+    assert.doesNotMatch(mlc[0]!.message, /LayerNormQuant/);
+    assert.match(mlc[0]!.message, /Check cudaGetLastError\(\) after it\.$/);
+  });
   it("a project header's check function counts in the file that includes it", async () => {
     const root = mkdtempSync(join(tmpdir(), "ckd-checks-"));
     writeFileSync(

@@ -33,6 +33,26 @@ void names_launch() { /* k<<<1, 1>>>() */ cudaGetLastError(); }
 `;
     assert.deepEqual(await own(text), ["names_launch"]);
   });
+  it("not a function that launches through the file's functions or macros it calls", async () => {
+    const text = `template <bool V> void square(float* y) { k<V><<<1, 32>>>(y); }
+void dispatch(float* y, bool v) { if (v) square<true>(y); else square<false>(y); }
+#define RUN(y) dispatch(y, true)
+cudaError_t Norm(float* y) { dispatch(y, false); return cudaGetLastError(); }
+cudaError_t NormMacro(float* y) { RUN(y); return cudaGetLastError(); }
+void report(cudaError_t e) { if (e) abort(); }
+void check() { report(cudaGetLastError()); }
+`;
+    assert.deepEqual(await own(text), ["check"]);
+  });
+  it("a body followed through its calls depends on where each name called on the way is written", async () => {
+    const text = `void square(float* y) { k<<<1, 32>>>(y); }
+void dispatch(float* y) { square(y); }
+cudaError_t Norm(float* y) { dispatch(y); return cudaGetLastError(); }
+`;
+    const idx = FileIndex.of({ tree: await parseSource(text), text });
+    const deps = idx.deps.record(() => ownLaunchChecks(idx, new Set(BUILTIN_CHECKS)));
+    for (const n of ["Norm", "dispatch", "square", "cudaGetLastError"]) assert.ok(deps.has(usesOf(n)), n);
+  });
 });
 
 describe("uses: dependencies", () => {
