@@ -5,10 +5,14 @@
 // loop counters or shared values read after a barrier are the same for every thread and are fine.
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
+import type { Basis } from "./severity";
 import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
 import { FileIndex, type FunctionInfo } from "../analysis/source/fileIndex";
-import { LOOPS, Uniformity, type Barrier, type SoFar } from "../analysis/uniformity/uniformity";
-import { endsThread } from "../analysis/uniformity/barrierReach";
+import { LOOPS, Uniformity, type Barrier, type Exit, type SoFar } from "../analysis/uniformity/uniformity";
+import { endsThread, sharedArrays, sharedWrite } from "../analysis/uniformity/barrierReach";
+import { ancestors } from "../analysis/source/nodes";
+import { codeSlice } from "../analysis/source/codeText";
+import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
 import { classConstructors } from "../analysis/types/classConstructors";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
@@ -92,10 +96,17 @@ function condText(cond: Node): string {
 
 /**
  * Why `b` is divergent, or undefined when every thread of the block that has not exited reaches it: a
- * return from the kernel ends its thread, which the barrier does not wait for (barrierReach.ts). A
- * return from a __device__ function or a lambda does not: its caller goes on.
+ * return from the kernel ends its thread, which the barrier does not wait for (barrierReach.ts), and is
+ * reported only when the exiting threads skip shared-memory writes before the barrier (`skippedWrite`),
+ * as information: whether the launch ever makes its condition true for part of a block is the host's.
+ * A return from a __device__ function or a lambda does not end the thread: its caller goes on.
  */
-function divergence(u: Uniformity, b: Barrier, f: FunctionInfo): string | undefined {
+function divergence(
+  u: Uniformity,
+  b: Barrier,
+  f: FunctionInfo,
+  skippedWrite: (e: Exit, b: Barrier) => string | undefined,
+): { message: string; basis?: Basis } | undefined {
   // read only for a finding (each node read costs)
   const name = (): string => `${b.call.childForFieldName("function")!.text}()`;
   const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u.barriers, c.guarded));
@@ -104,15 +115,41 @@ function divergence(u: Uniformity, b: Barrier, f: FunctionInfo): string | undefi
     const what = LOOPS.has(k.guarded.type)
       ? `runs once per iteration of a loop whose condition \`${condText(k.cond)}\` (${where}) depends on the thread index: threads leave the loop after different numbers of barriers`
       : `is reached only by the threads for which \`${condText(k.cond)}\` (${where}) holds, which depends on the thread index: the other threads never arrive at the barrier`;
-    return `${name()} ${what}. Move the barrier out of the branch.`;
+    return { message: `${name()} ${what}. Move the barrier out of the branch.` };
   }
   for (const e of u.exits) {
     const why = u.firstVarying(e.controls);
-    if (!why || endsThread(e, f) || !u.skips(e, b)) continue;
+    if (!why || !u.skips(e, b)) continue;
+    if (endsThread(e, f)) {
+      const write = skippedWrite(e, b);
+      if (!write) continue;
+      const message = `${name()} comes after the \`return\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index). Threads that return have exited and the barrier does not wait for them, but they skip their share of the shared-memory writes before it (\`${write}\`): if the launch can make the condition true for part of a block, the threads left may read elements nobody wrote after the barrier. Keep every thread through the cooperative copy and predicate only its global loads and stores, or assert the shapes that rule it out.`;
+      return { message, basis: "needs-context" };
+    }
     const goesOn = e.kind === "return" ? "return to the caller and go on" : "go on";
-    return `${name()} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): they ${goesOn} while the others wait at the barrier for them. Keep every thread going to the barrier and predicate only the work.`;
+    return {
+      message: `${name()} is skipped by the threads that take the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index): they ${goesOn} while the others wait at the barrier for them. Keep every thread going to the barrier and predicate only the work.`,
+    };
   }
   return undefined;
+}
+
+/**
+ * The first shared-memory write that threads leaving the kernel at `e` skip before barrier `b`, as a
+ * short one-line text: from the exit to the barrier, or, when the barrier comes first in the text, from
+ * the start of the loop around both (the exited threads miss the next iterations' writes).
+ */
+function skippedWrite(idx: FileIndex, f: FunctionInfo, e: Exit, b: Barrier): string | undefined {
+  const at = b.call.startIndex;
+  const loop = [...ancestors(e.stmt, e.owner)].find(
+    (a) => LOOPS.has(a.type) && a.startIndex <= at && b.call.endIndex <= a.endIndex,
+  );
+  const from = at >= e.stmt.endIndex ? e.stmt.endIndex : (loop?.startIndex ?? at);
+  const shared = new Set([...sharedArrays(codeSlice(idx, f.start, f.end)), ...fileScopeShared(idx)]);
+  const write = sharedWrite(idx.text.slice(from, at), shared);
+  if (!write) return undefined;
+  const line = write.replace(/\s+/g, " ");
+  return line.length > 70 ? `${line.slice(0, 67)}...` : line;
 }
 
 export const syncthreadsInDivergentBranch: Rule = {
@@ -120,7 +157,7 @@ export const syncthreadsInDivergentBranch: Rule = {
   defaultSeverity: "warning",
   basis: "heuristic",
   summary:
-    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition, or after a thread-dependent break, continue, or return from a __device__ function (threads that return from the kernel have exited and are not waited for).",
+    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition, or after a thread-dependent break, continue, or return from a __device__ function; after a return from the kernel only when the exited threads skip shared-memory writes before the barrier.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
@@ -137,8 +174,8 @@ export const syncthreadsInDivergentBranch: Rule = {
       const u = Uniformity.of(idx, f, until, classConstructors(ctx));
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
-        const message = divergence(u, b, f);
-        if (message) ctx.report({ node: b.call, message });
+        const found = divergence(u, b, f, (e, at) => skippedWrite(idx, f, e, at));
+        if (found) ctx.report({ node: b.call, ...found });
       }
     }
   },

@@ -6,7 +6,7 @@ import { parseSource } from "../../../server/lint/lintDocument";
 import { FileIndex } from "../../../server/analysis/source/fileIndex";
 import { Uniformity } from "../../../server/analysis/uniformity/uniformity";
 import { conditions, kernel } from "./uniformityHelpers";
-import { endsThread } from "../../../server/analysis/uniformity/barrierReach";
+import { endsThread, sharedArrays, sharedWrite } from "../../../server/analysis/uniformity/barrierReach";
 
 describe("uniformity: references to memory and blocks that end in a return", () => {
   it("a reference bound to memory is stored through; one bound to a local holds its values", async () => {
@@ -134,5 +134,32 @@ __device__ void d(int n) {
       return u.exits.map((e) => `${e.kind}:${endsThread(e, fn)}`);
     });
     assert.deepEqual(got, [["return:false", "break:false", "return:true"], ["return:false"]]);
+  });
+});
+
+describe("barrierReach: the shared-memory writes exiting threads skip", () => {
+  it("reads __shared__ arrays, assignments to their elements and asynchronous copies", () => {
+    const shared = sharedArrays(
+      "__shared__ half s_a[BM][BK], s_b[16][BN]; extern __shared__ float smem[]; float r[4];",
+    );
+    assert.deepEqual([...shared], ["s_a", "s_b", "smem"]);
+    const first = (text: string): string | undefined => sharedWrite(text, shared);
+    assert.equal(first("float v = x[i]; r[0] = v; out[i] = s_a[0][i];"), undefined);
+    assert.equal(
+      first("if (s_a[0][0] == v) {} LDST64BITS(s_a[m][k]) = LDST64BITS(A[i]);"),
+      "LDST64BITS(s_a[m][k]) = LDST64BITS(A[i])",
+    );
+    assert.equal(first("smem[t] += v;"), "smem[t] += v");
+    assert.equal(
+      first("CP_ASYNC_COMMIT_GROUP(); CP_ASYNC_WAIT_GROUP(0); CP_ASYNC_CG(dst, &Q[i], 16);"),
+      "CP_ASYNC_CG(dst, &Q[i], 16)",
+    );
+    assert.equal(
+      first('asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(d), "l"(p));')?.startsWith(
+        "asm",
+      ),
+      true,
+    );
+    assert.equal(first("// CP_ASYNC_CG(dst, src, 16);\n out[i] = v;"), undefined);
   });
 });
