@@ -15,7 +15,7 @@ import { exchangesAcrossWarp } from "../analysis/access/warpExchange";
 import { ownFacts } from "../analysis/launches/launchers";
 import { usesOf } from "../lint/dependencies";
 import { codeSlice } from "../analysis/source/codeText";
-import { declEnv } from "../analysis/types/declEnv";
+import { declEnv, type DeclEnv } from "../analysis/types/declEnv";
 import { FileIndex } from "../analysis/source/fileIndex";
 
 type Kind = HalfPointer["kind"];
@@ -56,13 +56,19 @@ export const scalarHalfAccess: Rule = {
       const found = read(f);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
       if (!found || found.pointers.size === 0 || vectorizesIn(found.src, env.vectorTypes)) continue;
-      reportAccesses(ctx, idx, f, halfAccesses(idx, f, found.pointers, env.defines));
+      reportAccesses(ctx, idx, f, halfAccesses(idx, f, found.pointers, env.defines), env);
     }
   },
 };
 
 /** The first streaming access of each loop, and the first one-element-per-thread access outside loops. */
-function reportAccesses(ctx: LintContext, idx: FileIndex, f: FunctionInfo, hits: HalfAccess[]): void {
+function reportAccesses(
+  ctx: LintContext,
+  idx: FileIndex,
+  f: FunctionInfo,
+  hits: HalfAccess[],
+  env: DeclEnv,
+): void {
   if (hits.length === 0) return;
   const code = codeSlice(idx, f.start, f.end);
   const locals = new FunctionLocals(idx.root, code, f.start);
@@ -86,7 +92,9 @@ function reportAccesses(ctx: LintContext, idx: FileIndex, f: FunctionInfo, hits:
   const streams = placed.some((p) => p.loop && p.shape !== "broadcast" && !reported.has(p.key));
   // A function whose threads exchange values across the warp: each lane's element is its item (a top-k).
   const exchanges = (): boolean =>
-    exchangesAcrossWarp(code, ownFacts(idx).functions, (name) => idx.reads(usesOf(name)));
+    exchangesAcrossWarp(code, [ownFacts(idx).functions, env.headerFunctions], (name) =>
+      idx.reads(usesOf(name)),
+    );
   if (streams || (placed.some((p) => !p.loop) && exchanges())) reported.add(-1);
   for (const { sub, name, pointer, loop, key, shape } of placed) {
     if (reported.has(key)) continue;

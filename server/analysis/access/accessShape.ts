@@ -155,6 +155,9 @@ function stripCasts(node: Node): Node {
   return n;
 }
 
+/** CUDA's one-element loads and stores through an address, and atomics: `__ldg(&x[i])` moves one element. */
+const SCALAR_INTRINSICS = /^(?:__ld(?:g|cs|cg|ca|lu|cv)|__st(?:cs|cg|wb|wt)|atomic\w+|__h?atomic\w*)$/;
+
 /** CUB's tile loads and stores by name: `cub::LoadDirectBlocked(tid, &x[i], items)`, `StoreDirectStriped…`. */
 const TILE_FUNCTIONS = /^(?:cub::)?(?:Load|Store)Direct\w*$/;
 
@@ -166,18 +169,25 @@ const TILE_FUNCTIONS = /^(?:cub::)?(?:Load|Store)Direct\w*$/;
  * - a block- or warp-wide tile load or store: the `Load`/`Store` member of a CUB BlockLoad/BlockStore
  *   (WarpLoad/WarpStore) object (`BlockStoreT(tmp).Store(&out[i], vals, n)`), or CUB's LoadDirect… and StoreDirect…
  *   functions, which move the whole tile (vectorized by the algorithm the type names).
- * Then the access is as wide as the macro or the tile makes it, not 2 bytes. An address passed to another
- * function (`__ldg(&x[i])`) is still one element.
+ * - the element's address handed to a function other than CUDA's one-element load/store intrinsics and
+ *   atomics (`copy<VPT>(&x[i], regs)`): its width is the function's, unknown here.
+ * Then the access is as wide as the macro, the tile or the function makes it, not 2 bytes. An address
+ * passed to `__ldg`, `__ldcs`… or an atomic is still one element.
  */
 export function movedWide(sub: Node, defines: ReadonlyMap<string, string>): boolean {
   let n = sub;
   while (n.parent?.type === "parenthesized_expression") n = n.parent;
   if (n.parent?.type === "pointer_expression" && n.parent.childForFieldName("operator")?.text === "&")
     n = n.parent;
+  const address = n !== sub && n.type === "pointer_expression";
   while (n.parent?.type === "parenthesized_expression") n = n.parent;
   const args = n.parent;
   if (args?.type !== "argument_list") return false;
   const callee = args.parent?.childForFieldName("function");
+  // The address handed to a function: only CUDA's scalar load/store intrinsics are known to move one
+  // element (`__ldg(&x[i])`); a project helper (`copy<VPT>(&x[i], regs)`) may move a vector from it.
+  const fnName = callee?.type === "template_function" ? callee.childForFieldName("name")?.text : callee?.text;
+  if (address && fnName && !SCALAR_INTRINSICS.test(fnName) && !defines.has(fnName)) return true;
   if (callee?.type === "field_expression")
     return /^(?:Load|Store)$/.test(callee.childForFieldName("field")?.text ?? "");
   if (callee?.type === "qualified_identifier" || callee?.type === "identifier")

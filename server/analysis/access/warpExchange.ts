@@ -5,7 +5,7 @@
 // the item each lane owns in the exchange (an expert's score in a top-k, a candidate in an arg-max), and
 // packing two per thread changes the algorithm, not the load; in an elementwise kernel (RoPE, GEGLU) no
 // value crosses threads and the one-element layout is a stream.
-// Cannot see: exchanges in functions of other files, or through shared memory alone.
+// Cannot see: exchanges in functions of headers outside the project, or through shared memory alone.
 
 const EXCHANGE =
   /\b(?:__shfl\w*|__ballot_sync|__any_sync|__all_sync|__match_\w+_sync|__reduce_\w+_sync|WarpReduce|WarpScan|cg::reduce|reduce_\w+_sync)\b|\b(?:shfl|redux|vote)\.sync\b/;
@@ -15,17 +15,17 @@ const CALL = /(?<![\w.>])([A-Za-z_]\w*)\s*(?:<[^;{}()]*>)?\s*\(/g;
 
 /**
  * Does `code` (a function's code) exchange values across the warp, itself or through a function of
- * `functions` (the file's bodies by name, functionBodies.ts) it calls, one level deep? `read` is told
- * each function whose body was looked at (the answer depends on it).
+ * `functions` (bodies by name, functionBodies.ts: the file's, then its project headers') it calls, one
+ * level deep? `read` is told each function whose body was looked at (the answer depends on it).
  */
 export function exchangesAcrossWarp(
   code: string,
-  functions: ReadonlyMap<string, string>,
+  functions: readonly ReadonlyMap<string, string>[],
   read: (name: string) => void = () => {},
 ): boolean {
   if (EXCHANGE.test(code)) return true;
   for (const m of code.matchAll(CALL)) {
-    const body = functions.get(m[1]!);
+    const body = functions.map((f) => f.get(m[1]!)).find((b) => b !== undefined);
     if (body === undefined) continue;
     read(m[1]!);
     if (EXCHANGE.test(body)) return true;

@@ -36,6 +36,8 @@ export interface DeclEnv {
   vectorTypes: ReadonlySet<string>;
   /** `#define NAME body` of the file and its project headers (the file's own win). */
   defines: ReadonlyMap<string, string>;
+  /** The function bodies the project headers define, by name (functionBodies.ts; the file's own: ownFacts). */
+  headerFunctions: ReadonlyMap<string, string>;
   /** The constructors the project headers define, by class name (the file's own: constructors.ts). */
   headerConstructors: ReadonlyMap<string, readonly Constructor[]>;
 }
@@ -83,6 +85,7 @@ function makeEnv(idx: FileIndex, ctx: DeclContext): DeclEnv {
       vectors: headers.flatMap((h) => h.alignedTypes),
       defines: new Map(headers.flatMap((h) => [...h.defines])),
       constructors: joined(headers.map((h) => h.constructors)),
+      functions: new Map(headers.flatMap((h) => [...h.functions])),
     };
     headerEnvs.set(headers, fromHeaders);
   }
@@ -94,6 +97,7 @@ function makeEnv(idx: FileIndex, ctx: DeclContext): DeclEnv {
     vectorTypes: new Set([...fromHeaders.vectors, ...own.alignedTypes]),
     defines: own.defines.size === 0 ? fromHeaders.defines : new Map([...fromHeaders.defines, ...own.defines]),
     headerConstructors: fromHeaders.constructors,
+    headerFunctions: fromHeaders.functions,
   };
 }
 
@@ -107,6 +111,7 @@ const headerEnvs = new WeakMap<
     vectors: string[];
     defines: Map<string, string>;
     constructors: Map<string, Constructor[]>;
+    functions: Map<string, string>;
   }
 >();
 

@@ -5,7 +5,9 @@
 // (`__half`, `at::Half`…), the aliases visible at that place (aliasScopes.ts), the dispatch macro call
 // around it (dispatch.ts: `k<scalar_t>` inside AT_DISPATCH_…_AND2(Half, BFloat16, …)), and the type
 // parameters of the template function it lies in (`launch<T>` → `k<T>`: what `launch` is instantiated
-// with). A parameter with no instantiation seen is unknown (empty). Not seen: deduced arguments
+// with). An argument list the file specializes explicitly (`template <> __global__ void k<__half>(…)`)
+// is not an instantiation of the primary template: `k<__half>` runs the specialization's body. A
+// parameter with no instantiation seen is unknown (empty). Not seen: deduced arguments
 // from a launch or call (`k<<<…>>>(half_ptr)`; an explicit instantiation's are: `template void
 // f(half*, int);`), instantiations in other files, class templates' member functions.
 import { splitTopLevel } from "../source/textScans";
@@ -166,9 +168,21 @@ export class Instantiations {
   private read(fn: FunctionSpan, name: string, index: number, seen: ReadonlySet<string>): Instantiation[] {
     this.idx.reads(usesOf(name));
     const out: Instantiation[] = [];
-    for (const { at, lt } of this.templateIds().get(name) ?? []) {
-      const arg = templateArgs(this.code, lt)?.[index];
-      if (arg) out.push(...this.resolve(arg, at, seen));
+    const sites = this.templateIds().get(name) ?? [];
+    // `template <> __global__ void k<__half>(…) {…}`: k<__half> names that definition, not the primary's body.
+    const specs = sites
+      .filter(({ at }) => specializes(this.code, at))
+      .map(({ lt }) => argList(this.code, lt));
+    for (const { at, lt } of sites) {
+      const args = argList(this.code, lt);
+      const arg = args[index];
+      if (!arg) continue;
+      const others = args.filter((_, k) => k !== index).join(",");
+      const mine = specs.filter(
+        (sp) => sp.length === args.length && sp.filter((_, k) => k !== index).join(",") === others,
+      );
+      for (const i of this.resolve(arg, at, seen))
+        if (!mine.some((sp) => sameType(sp[index]!, i))) out.push(i);
     }
     // `template void f(half* out, …);`: an explicit instantiation whose arguments are deduced.
     const param = templateTypeParams(this.code, fn.start)?.[index];
@@ -249,6 +263,23 @@ export class Instantiations {
     const index = (fn && templateTypeParams(this.code, fn.start)?.indexOf(t)) ?? -1;
     return fn && index >= 0 ? this.of(fn, index, seen) : [];
   }
+}
+
+/** Is the `NAME<` at `at` the name of an explicit specialization (`template <>` before it, in its declaration)? */
+function specializes(code: string, at: number): boolean {
+  const start = Math.max(code.lastIndexOf(";", at), code.lastIndexOf("}", at), code.lastIndexOf("{", at));
+  return /\btemplate\s*<\s*>/.test(code.slice(start + 1, at));
+}
+
+/** A template argument list, spaces dropped (`<__half, 4>` → `__half`, `4`). */
+function argList(code: string, lt: number): string[] {
+  return (templateArgs(code, lt) ?? []).map((a) => a.replace(/\s+/g, ""));
+}
+
+/** Does the type written in a specialization's arguments name the instantiation's type? */
+function sameType(written: string, i: Instantiation): boolean {
+  const kind = halfKindOfType(written) ?? TORCH_KIND[written];
+  return written === i.type.replace(/\s+/g, "") || (kind !== undefined && kind === i.kind);
 }
 
 /** The file's instantiation reading (one per run, shared by the rules). */
