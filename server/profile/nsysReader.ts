@@ -6,6 +6,7 @@ import { serveOne } from "../process/isolated";
 import { NsysReportError } from "./nsysReportError";
 import type { NsysReadReply, NsysReadRequest } from "./nsysReaderClient";
 import { readSqlite } from "./nsysReportSummary";
+import { toWire } from "./nsysTraceWire";
 
 serveOne<NsysReadRequest, NsysReadReply>(async (req) => {
   try {
@@ -13,7 +14,7 @@ serveOne<NsysReadRequest, NsysReadReply>(async (req) => {
       sqliteHeapMb: req.sqliteHeapMb,
       maxRows: req.maxRows,
     });
-    return req.want === "summary" ? { summary: r.summary } : r;
+    return req.want === "summary" ? { summary: r.summary } : { summary: r.summary, trace: toWire(r.trace) };
   } catch (e) {
     if (e instanceof NsysReportError) return { error: { message: e.message, code: e.code } };
     throw e;

@@ -11,6 +11,7 @@ import { MAX_ROWS } from "./nsysReportDb";
 import { NsysReportError, type NsysErrorCode } from "./nsysReportError";
 import type { NsysTrace } from "./nsysReport";
 import type { NsysSummary } from "./nsysReportSummary";
+import { fromWire, type WireTrace } from "./nsysTraceWire";
 
 /** Budgets of one read; each unset one defaults from the file's size (readerBudget). */
 export interface NsysReadLimits {
@@ -37,7 +38,7 @@ export interface NsysReadRequest {
 }
 
 export type NsysReadReply =
-  { summary: NsysSummary; trace?: NsysTrace } | { error: { message: string; code: NsysErrorCode } };
+  { summary: NsysSummary; trace?: WireTrace } | { error: { message: string; code: NsysErrorCode } };
 
 const BASE_SECONDS = 20;
 const SECONDS_PER_MB = 2;
@@ -104,5 +105,5 @@ export async function readInReader(
     throw e instanceof IsolatedError ? readerError(file, e) : e;
   }
   if ("error" in reply) throw new NsysReportError(reply.error.message, reply.error.code);
-  return reply;
+  return reply.trace ? { summary: reply.summary, trace: fromWire(reply.trace) } : { summary: reply.summary };
 }
