@@ -12,13 +12,14 @@
 // The memory budget is the child's resident set (read from /proc on Linux, every 25 ms), and
 // --max-old-space-size bounds its JS heap on every platform; the script bounds what it allocates
 // outside (SQLite's own heap limit).
-// Not through the launcher (launch.ts) and its trust gate: this starts no program of the workspace
-// or of the user, only the node that runs this code with a script of this bundle, as the language
-// client starts the language server; a report opens in Restricted Mode too.
-import { fork, type ChildProcess } from "node:child_process";
+// Started by the launcher's forkOwnScript, which does not ask the trust policy: this runs no program
+// of the workspace or of the user, only the node that runs this code with a script of this bundle,
+// as the language client starts the language server; a report opens in Restricted Mode too.
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { forkOwnScript } from "./launch";
 
 export interface Budget {
   seconds: number;
@@ -45,6 +46,8 @@ export interface IsolatedStats {
 }
 
 export interface IsolatedOptions {
+  /** What the user would call it, for the launcher's observers: "the Nsight Systems reader". */
+  tool: string;
   budget: Budget;
   signal?: AbortSignal;
   /** Told the child's pid as soon as it is started. */
@@ -85,13 +88,7 @@ function residentMb(pid: number): { rss: number; peak: number } | undefined {
 export function runIsolated<Req, Res>(script: string, request: Req, o: IsolatedOptions): Promise<Res> {
   if (o.signal?.aborted) return Promise.reject(new IsolatedError("cancelled", "cancelled"));
   const t0 = performance.now();
-  const child = fork(script, [], {
-    execArgv: execArgvFor(script, o.budget.memoryMb),
-    // Inside Electron (the VS Code extension host) process.execPath is Electron: run it as node.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
-    stdio: ["ignore", "ignore", "pipe", "ipc"],
-    serialization: "advanced",
-  });
+  const child = forkOwnScript(script, { tool: o.tool, execArgv: execArgvFor(script, o.budget.memoryMb) });
   return new Promise<Res>((resolve, reject) => {
     const run = new Run<Res>(child, o, t0, resolve, reject);
     if (child.pid !== undefined) o.onStart?.(child.pid);

@@ -96,6 +96,7 @@ export async function readInReader(
   let reply: NsysReadReply;
   try {
     reply = await runIsolated<NsysReadRequest, NsysReadReply>(readerScript(), request, {
+      tool: "the Nsight Systems reader",
       budget,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onReader?.start ? { onStart: o.onReader.start } : {}),

@@ -81,7 +81,11 @@ async function rawQuery(what: ChildRequest["do"]): Promise<string> {
   const budget = readerBudget(8192);
   let stats: IsolatedStats | undefined;
   const child = join(ROOT, "test/unit/process/isolatedChild.ts");
-  const said = await runIsolated(child, { do: what }, { budget, onEnd: (s) => (stats = s) }).then(
+  const said = await runIsolated(
+    child,
+    { do: what },
+    { tool: "the bench's child", budget, onEnd: (s) => (stats = s) },
+  ).then(
     () => "answered (!)",
     (e: unknown) => (e instanceof IsolatedError ? `${e.reason}: ${e.message}` : String(e)),
   );

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { IsolatedError, runIsolated, type IsolatedFailure } from "../../../server/process/isolated";
+import { addLaunchObserver, setLaunchPolicy, type LaunchEvent } from "../../../server/process/launch";
 import type { ChildRequest } from "./isolatedChild";
 
 const CHILD = join(__dirname, "isolatedChild.ts");
@@ -14,6 +15,7 @@ const CHILD = join(__dirname, "isolatedChild.ts");
 function run(req: ChildRequest, budget = { seconds: 60, memoryMb: 512 }, signal?: AbortSignal) {
   let pid: number | undefined;
   const done = runIsolated<ChildRequest, unknown>(CHILD, req, {
+    tool: "the test child",
     budget,
     onStart: (p) => (pid = p),
     ...(signal ? { signal } : {}),
@@ -32,6 +34,22 @@ function assertGone(pid: number): void {
 describe("isolated: answers and failures", () => {
   it("answers the request", async () => {
     assert.deepEqual(await run({ do: "echo" }).done, { do: "echo" });
+  });
+
+  it("runs where the trust policy refuses every launch (Restricted Mode); the observers see it", async () => {
+    const seen: LaunchEvent[] = [];
+    const stop = addLaunchObserver((e) => seen.push(e));
+    setLaunchPolicy(() => "nothing runs in an untrusted workspace");
+    try {
+      assert.deepEqual(await run({ do: "echo" }).done, { do: "echo" });
+    } finally {
+      setLaunchPolicy(undefined);
+      stop();
+    }
+    assert.deepEqual(
+      seen.map((e) => [e.tool, e.outcome, e.command, e.args.at(-1)]),
+      [["the test child", "started", process.execPath, CHILD]],
+    );
   });
 
   it("the child's error, and an exit without an answer, are errors", async () => {
