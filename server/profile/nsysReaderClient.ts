@@ -2,8 +2,9 @@
 // dist/nsysReader.js), with a time and a memory budget and cancellation (server/process/isolated.ts):
 // an export is untrusted input, and this runs in the CLI and in the extension host, in Restricted
 // Mode too. The budgets grow with the file, since an honest export costs in proportion to its size
-// (the 9.4 MB, 101,000-launch bench export: ~2 s and ~290 MB); a hostile one costs what its queries
-// make of it, which the schema check (nsysSchema.ts) already refuses for views and generated columns.
+// (the 9.4 MB, 101,000-launch bench export: 4-6 s and 225-270 MB of reader RSS on this loaded 2-core
+// machine, against a budget of 39 s and 632 MB); a hostile one costs what its queries make of it,
+// which the schema check (nsysSchema.ts) refuses before any query for views and generated columns.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { IsolatedError, runIsolated, type Budget, type IsolatedStats } from "../process/isolated";

@@ -40,6 +40,8 @@ before(async () => {
 });
 after(async () => {
   await ui?.close();
+  // The large export is 28 MB: leave nothing of it in the temp folder.
+  if (ui) rmSync(ui.workspace, { recursive: true, force: true });
 });
 
 const PICKER = "Open an Nsight Compute report or CSV export";
