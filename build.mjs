@@ -51,6 +51,9 @@ const nodeEntries = [
     banner: { js: `#!/usr/bin/env node\n${importMetaShim.banner.js}` },
   },
   { entryPoints: ["native/runner/runner.ts"], outfile: `${dist}/runner.js` },
+  // The Nsight Systems export reader's own process (server/process/isolated.ts starts it), beside
+  // the bundles that start it (dist/cli.js, dist/profiling.js).
+  { entryPoints: ["server/profile/nsysReader.ts"], outfile: `${dist}/nsysReader.js` },
 ].filter((e) => existsSync(e.entryPoints[0]));
 
 // Each webview/<panel>/main.ts becomes dist/webview/<panel>.js, run in the browser sandbox.
@@ -75,6 +78,7 @@ const NOT_IN_ENTRY = [
   "node_modules/vscode-languageclient/",
   "node_modules/execa/",
   "server/process/launch.ts",
+  "server/process/isolated.ts",
   "server/profile/",
   "native/runner/",
 ];

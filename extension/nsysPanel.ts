@@ -47,6 +47,8 @@ export class NsysPanel {
   private summary: NsysSummary | undefined;
   private command: string | null = null;
   private readonly host: WebviewHost<NsysHostMessage>;
+  /** Closed while the report was being read: what the read ends with goes nowhere. */
+  private closed = false;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -68,18 +70,20 @@ export class NsysPanel {
       title,
       message: "Loading…",
     });
+    panel.onDidDispose(() => (this.closed = true));
   }
 
   loading(message: string): void {
-    this.host.show({ type: "loading", title: this.title, message });
+    if (!this.closed) this.host.show({ type: "loading", title: this.title, message });
   }
 
   fail(message: string): void {
     this.log.error(message);
-    this.host.show({ type: "error", title: this.title, message });
+    if (!this.closed) this.host.show({ type: "error", title: this.title, message });
   }
 
   load(summary: NsysSummary, trace: NsysTrace, file: string, command: string | null): void {
+    if (this.closed) return;
     this.data = new NsysTimelineData(trace);
     this.summary = summary;
     this.command = command;

@@ -1,8 +1,10 @@
 // `*.nsys-rep` (and nsys's `*.sqlite` exports, through "Open With…") open in the Nsight Systems
 // panel as a read-only custom editor. A .nsys-rep is exported to SQLite by `nsys export` through
 // the one launcher, so it needs a trusted workspace unless a fresh export already lies beside it;
-// an .sqlite needs no tool. Progress with cancel while exporting and reading; the reason for a
-// failure is shown in the panel.
+// an .sqlite needs no tool. The export is read in a reader process of its own with a time and
+// memory budget (server/profile/nsysReaderClient.ts), so a hostile file leaves the extension host
+// free. Progress with cancel while exporting and reading (closing the editor cancels too); the
+// reason for a failure is shown in the panel.
 import { basename, extname } from "node:path";
 import * as vscode from "vscode";
 import { findNsys } from "../server/profile/nsysFind";
@@ -35,11 +37,11 @@ async function load(
   ctx: vscode.ExtensionContext,
   view: NsysPanel,
   path: string,
-  token: vscode.CancellationToken,
+  cancel: vscode.CancellationToken[],
   progress: vscode.Progress<{ message?: string }>,
 ): Promise<void> {
   const ac = new AbortController();
-  token.onCancellationRequested(() => ac.abort());
+  const listeners = cancel.map((t) => t.onCancellationRequested(() => ac.abort()));
   const trusted = vscode.workspace.isTrusted;
   try {
     const r = await loadNsysReport(path, {
@@ -59,6 +61,8 @@ async function load(
         ? `Reading ${basename(path)} runs nsys export, which needs a trusted workspace: trust this workspace, or open its SQLite export (nsys export --type sqlite).`
         : `Cannot open ${path}: ${errorMessage(e)}`,
     );
+  } finally {
+    for (const l of listeners) l.dispose();
   }
 }
 
@@ -72,16 +76,32 @@ class NsysEditorProvider implements vscode.CustomReadonlyEditorProvider {
     return { uri, dispose: () => undefined };
   }
 
-  async resolveCustomEditor(doc: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+  async resolveCustomEditor(
+    doc: vscode.CustomDocument,
+    panel: vscode.WebviewPanel,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     const path = doc.uri.fsPath;
     const name = basename(path);
     const view = new NsysPanel(panel, this.ctx.extensionUri, this.log, name);
     const exporting = extname(path) !== ".sqlite";
     view.loading(exporting ? `Exporting ${name} with nsys and reading it…` : `Reading ${name}…`);
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Nsight Systems: ${name}`, cancellable: true },
-      (progress, token) => load(this.ctx, view, path, token, progress),
-    );
+    // The editor closed while reading: stop the read (and the reader process).
+    const closed = new vscode.CancellationTokenSource();
+    const onClose = panel.onDidDispose(() => closed.cancel());
+    try {
+      await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Nsight Systems: ${name}`,
+          cancellable: true,
+        },
+        (progress, cancelled) => load(this.ctx, view, path, [token, cancelled, closed.token], progress),
+      );
+    } finally {
+      onClose.dispose();
+      closed.dispose();
+    }
   }
 }
 

@@ -1,27 +1,71 @@
 // `cuda-kernel-dev nsys profile [options] -- COMMAND...` and `cuda-kernel-dev nsys summarize REPORT`:
 // Nsight Systems reports from a terminal. The summary lists kernels and memory operations as
 // `nsys stats` does, the GPU's idle share, and per NVTX range the launches inside each instance
-// ("launches per step"). Exit codes: 1 damaged or foreign input, 2 usage, 3 nsys missing or failing.
+// ("launches per step"). Exit codes: 1 damaged or foreign input (a report the reader refused or that
+// ran past its time or memory budget), 2 usage, 3 nsys missing or failing, 130 Ctrl+C.
 import { Command } from "commander";
 import { join, resolve } from "node:path";
 import { findNsys } from "../profile/nsysFind";
 import { nsysProfileReport } from "../profile/nsysProfile";
 import { NsysReportError } from "../profile/nsysReportDb";
-import { loadNsysSummary } from "../profile/nsysReportLoad";
+import type { NsysReadLimits } from "../profile/nsysReaderClient";
+import { loadNsysSummary, type NsysToolOptions } from "../profile/nsysReportLoad";
 import type { NsysSummary } from "../profile/nsysReportSummary";
 import { CliError } from "./cliError";
 import { EXIT } from "./exitCodes";
 import { formatDuration } from "./ncu";
 
-// A report nsys export cannot read is damaged input too (exit 1), like a damaged .sqlite.
-const INPUT_FAULTS = new Set(["NOT_FOUND", "DAMAGED", "NOT_NSYS", "EXPORT_FAILED"]);
+// A report nsys export cannot read is damaged input too (exit 1), like a damaged .sqlite, and so
+// is one the reader gave up on past its budget.
+const INPUT_FAULTS = new Set([
+  "NOT_FOUND",
+  "DAMAGED",
+  "NOT_NSYS",
+  "EXPORT_FAILED",
+  "TIME_BUDGET",
+  "MEMORY_BUDGET",
+  "ROW_BUDGET",
+]);
 
 export function nsysCliError(e: unknown): unknown {
   if (!(e instanceof NsysReportError)) return e;
-  return new CliError(
-    e.message,
-    e.code === "USAGE" ? EXIT.usage : INPUT_FAULTS.has(e.code) ? EXIT.found : EXIT.tool,
-  );
+  const exit =
+    e.code === "USAGE"
+      ? EXIT.usage
+      : e.code === "CANCELLED"
+        ? EXIT.cancelled
+        : INPUT_FAULTS.has(e.code)
+          ? EXIT.found
+          : EXIT.tool;
+  return new CliError(e.message, exit);
+}
+
+/**
+ * Runs FN with a signal that Ctrl+C aborts (the export and the reader process stop, exit 130); a
+ * second Ctrl+C quits at once.
+ */
+async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  const onSigint = (): void => (abort.signal.aborted ? process.exit(EXIT.cancelled) : abort.abort());
+  process.on("SIGINT", onSigint);
+  try {
+    return await fn(abort.signal);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
+/** --max-seconds / --max-memory as the reader's limits; a bad value is bad usage. */
+function readLimits(o: { maxSeconds?: string; maxMemory?: string }): NsysReadLimits {
+  const positive = (v: string | undefined, flag: string): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!(n > 0)) throw new CliError(`${flag} must be a positive number, got '${v}'`, EXIT.usage);
+    return n;
+  };
+  const seconds = positive(o.maxSeconds, "--max-seconds");
+  const memoryMb = positive(o.maxMemory, "--max-memory");
+  return { ...(seconds ? { seconds } : {}), ...(memoryMb ? { memoryMb } : {}) };
 }
 
 const cut = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
@@ -99,12 +143,20 @@ function profileCommand(): Command {
         if (r.programExitCode !== null)
           process.stderr.write(`note: the program exited with code ${r.programExitCode}\n`);
         if (!o.summary) return;
-        const s = await loadNsysSummary(r.report, { nsysPath });
+        const s = await cancellable((signal) => loadNsysSummary(r.report, { nsysPath, signal }));
         process.stdout.write(o.json ? `${JSON.stringify(s, null, 2)}\n` : `${formatNsysSummary(s)}\n`);
       } catch (e) {
         throw nsysCliError(e);
       }
     });
+}
+
+interface SummarizeOpts {
+  json?: boolean;
+  nsys?: string;
+  top: string;
+  maxSeconds?: string;
+  maxMemory?: string;
 }
 
 function summarizeCommand(): Command {
@@ -116,9 +168,15 @@ function summarizeCommand(): Command {
     .option("--json", "print the summary as JSON (see the README)")
     .option("--nsys <path>", "the nsys executable, for .nsys-rep files")
     .option("--top <n>", "kernels listed in the text summary", "15")
-    .action(async (file: string, o: { json?: boolean; nsys?: string; top: string }) => {
+    .option("--max-seconds <s>", "the reader's time budget (default 20 s + 2 s per MB of export)")
+    .option("--max-memory <MB>", "the reader's memory budget (default 256 MB + 40 MB per MB of export)")
+    .action(async (file: string, o: SummarizeOpts) => {
       try {
-        const s = await loadNsysSummary(file, { nsysPath: nsysPathOf(o.nsys) });
+        const limits = readLimits(o);
+        const s = await cancellable((signal) => {
+          const opts: NsysToolOptions = { nsysPath: nsysPathOf(o.nsys), signal, limits };
+          return loadNsysSummary(file, opts);
+        });
         process.stdout.write(
           o.json ? `${JSON.stringify(s, null, 2)}\n` : `${formatNsysSummary(s, Number(o.top) || 15)}\n`,
         );

@@ -11,7 +11,9 @@
 // loaded with import(), which works in the bundles and under tsx alike.
 // Two process-wide hooks: a policy that can refuse every launch (the extension denies all of them in
 // an untrusted workspace) and observers that see every attempt (tests spy on launches with it).
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+// forkOwnScript starts this project's own node scripts (the report reader): not a program the
+// workspace or the user names, so the policy is not asked; observers see it.
+import { fork, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -88,6 +90,32 @@ export function spawnChecked(command: string, args: readonly string[], o: SpawnO
     env: o.env ?? process.env,
     stdio: o.stdio ?? ["ignore", "pipe", "pipe"],
     ...(o.signal ? { signal: o.signal } : {}),
+  });
+}
+
+export interface ForkOptions {
+  /** What the user would call it, for messages and observers: "the Nsight Systems reader". */
+  tool: string;
+  /** node's own arguments (heap limit, loaders). */
+  execArgv: string[];
+}
+
+/**
+ * Starts SCRIPT, a script of this project (a bundle beside this one, or its source under tsx), with
+ * the node that runs this code, an IPC channel, stdin and stdout ignored and stderr piped. For work
+ * that must not run in this process (reading an untrusted report: isolated.ts). The policy is not
+ * asked: it keeps a workspace from running programs and arguments of its choosing, and this runs
+ * neither (the language client starts the language server the same way), so a report opens in
+ * Restricted Mode too.
+ */
+export function forkOwnScript(script: string, o: ForkOptions): ChildProcess {
+  notify({ tool: o.tool, command: process.execPath, args: [...o.execArgv, script], outcome: "started" });
+  return fork(script, [], {
+    execArgv: o.execArgv,
+    // Inside Electron (the VS Code extension host) process.execPath is Electron: run it as node.
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+    serialization: "advanced",
   });
 }
 

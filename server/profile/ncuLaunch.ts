@@ -1,7 +1,7 @@
 // What every page of an ncu CSV export shares: the launch columns (found by name, never by
 // position: ncu versions add, drop and reorder them) and the types the page parsers produce.
 import { own, type StringTable } from "./csvRecords";
-import { NcuCsvError } from "./ncuCsvError";
+import { clip, NcuCsvError } from "./ncuCsvError";
 import { parseNcuNumber, type MetricValue } from "./units";
 
 /** The columns that say which launch a row belongs to (same in every page). */
@@ -84,9 +84,11 @@ export class Columns {
 /** Parses "(256, 1, 1)" (or a bare "256") into a 3-tuple; null when absent or not a size. */
 export function parseDim3(text: string | undefined): [number, number, number] | null {
   if (!text) return null;
+  // split(",") and not split(/\s*,\s*/): a long run of spaces and no comma made that regex
+  // backtrack quadratically (100,000 spaces: 23 s); parseNcuNumber trims each part.
   const parts = text
     .replace(/[()]/g, "")
-    .split(/\s*,\s*/)
+    .split(",")
     .map((p) => parseNcuNumber(p));
   if (parts.length < 1 || parts.length > 3 || parts.some((p) => p === undefined || !Number.isInteger(p)))
     return null;
@@ -103,13 +105,13 @@ export function launchInfo(cols: Columns, rec: string[], line: number, strings: 
   const idText = field("ID") ?? "";
   const id = parseNcuNumber(idText);
   if (id === undefined || !Number.isInteger(id))
-    throw new NcuCsvError(`launch ID "${idText}" is not an integer`, line);
+    throw new NcuCsvError(`launch ID "${clip(idText)}" is not an integer`, line);
   const blockText = field("Block Size");
   const gridText = field("Grid Size");
   const blockSize = parseDim3(blockText);
   const gridSize = parseDim3(gridText);
-  if (blockText && !blockSize) throw new NcuCsvError(`Block Size "${blockText}" is not a dim3`, line);
-  if (gridText && !gridSize) throw new NcuCsvError(`Grid Size "${gridText}" is not a dim3`, line);
+  if (blockText && !blockSize) throw new NcuCsvError(`Block Size "${clip(blockText)}" is not a dim3`, line);
+  if (gridText && !gridSize) throw new NcuCsvError(`Grid Size "${clip(gridText)}" is not a dim3`, line);
   const info: NcuLaunchInfo = { id, kernel: strings.get(field("Kernel Name") ?? ""), blockSize, gridSize };
   for (const [key, col] of OPTIONAL_INFO) {
     const v = field(col);

@@ -40,7 +40,20 @@ const ALL_SAMPLES = [
 ];
 const NOT_ISSUED = [/^warp stall sampling \(not-issued samples\)$/i, /^sampling data \(not issued\)$/i];
 const INST_EXEC = [/^instructions executed$/i, /^warp instructions executed$/i];
-const STALL_COL = /^(stall[_ ]|.*stall.*\(samples\)$)/i;
+/**
+ * "stall_..." or "... stall ... (samples)". Not one regex /^(stall[_ ]|.*stall.*\(samples\)$)/i:
+ * its two .* backtrack against each other, quadratic in a hostile header cell (16,000 characters
+ * of "stall": 110 ms, growing fourfold with each doubling).
+ */
+function isStallCol(h: string): boolean {
+  if (/^stall[_ ]/i.test(h)) return true;
+  const SAMPLES = "(samples)";
+  return (
+    h.toLowerCase().endsWith(SAMPLES) &&
+    h.slice(0, -SAMPLES.length).toLowerCase().includes("stall") &&
+    !/[\n\r\u2028\u2029]/.test(h)
+  );
+}
 
 function findCol(header: string[], patterns: RegExp[]): number | undefined {
   for (const p of patterns) {
@@ -71,8 +84,7 @@ function blockFor(header: string[]): Block | undefined {
   const ie = findCol(header, INST_EXEC);
   if (ie !== undefined) b.instCol = ie;
   header.forEach((h, col) => {
-    if (col !== samplesCol && col !== ni && STALL_COL.test(h.trim()))
-      b.stallCols.push({ col, reason: h.trim() });
+    if (col !== samplesCol && col !== ni && isStallCol(h.trim())) b.stallCols.push({ col, reason: h.trim() });
   });
   return b;
 }

@@ -1,8 +1,9 @@
 // The events of an Nsight Systems SQLite export that the summaries need: GPU operations (kernels,
 // memory copies, memsets), the CUDA API calls that launched them (joined through correlationId) and
 // NVTX ranges. Table and column names are those of nsys 2025.3 (see test/fixtures/nsys/schema.sql);
-// tables that nothing filled are absent from an export, so each is optional.
-import { NsysReportError, type NsysDb } from "./nsysReportDb";
+// tables that nothing filled are absent from an export, so each is optional. What is read here is
+// declared in nsysSchema.ts and checked when the export is opened, before any query (openNsysDb).
+import type { NsysDb } from "./nsysReportDb";
 
 export type NsysOpKind = "kernel" | "memcpy" | "memset";
 
@@ -76,16 +77,6 @@ const COPY_KIND: Record<number, string> = {
 
 const num = (v: unknown): number => Number(v ?? 0);
 
-function requireColumns(db: NsysDb, table: string, cols: string[]): void {
-  const have = db.columns(table);
-  const missing = cols.filter((c) => !have.has(c));
-  if (missing.length > 0)
-    throw new NsysReportError(
-      `${table} has no ${missing.join(", ")} column: not an export this version of the extension reads`,
-      "NOT_NSYS",
-    );
-}
-
 const OP_COLS = ["start", "end", "deviceId", "streamId", "correlationId", "globalPid"];
 
 /** The fields every GPU operation has, from a row that starts with OP_COLS. */
@@ -105,8 +96,7 @@ function readKernels(db: NsysDb, str: Map<number, string>, out: NsysGpuOp[]): vo
   const t = "CUPTI_ACTIVITY_KIND_KERNEL";
   if (!db.has(t)) return;
   const dims = ["gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread"];
-  requireColumns(db, t, [...OP_COLS, "demangledName", "shortName", ...dims]);
-  db.each(`SELECT ${[...OP_COLS, "demangledName", "shortName", ...dims].join(", ")} FROM ${t}`, (r) => {
+  db.select(t, [...OP_COLS, "demangledName", "shortName", ...dims], (r) => {
     const name = str.get(num(r[6])) ?? `<string ${num(r[6])}>`;
     out.push({
       ...baseOp("kernel", name, str.get(num(r[7])) ?? name, r),
@@ -120,7 +110,7 @@ function readKernels(db: NsysDb, str: Map<number, string>, out: NsysGpuOp[]): vo
 function copyLabels(db: NsysDb): Record<number, string> {
   if (!db.has("ENUM_CUDA_MEMCPY_OPER")) return COPY_KIND;
   const m: Record<number, string> = { ...COPY_KIND };
-  db.each("SELECT id, label FROM ENUM_CUDA_MEMCPY_OPER", (r) => (m[num(r[0])] = String(r[1])));
+  db.select("ENUM_CUDA_MEMCPY_OPER", ["id", "label"], (r) => (m[num(r[0])] = String(r[1])));
   return m;
 }
 
@@ -132,17 +122,13 @@ function readMemoryOps(db: NsysDb, out: NsysGpuOp[]): void {
     bytes: num(r[6]),
   });
   if (db.has(memcpy)) {
-    requireColumns(db, memcpy, [...OP_COLS, "bytes", "copyKind"]);
     const labels = copyLabels(db);
-    db.each(`SELECT ${OP_COLS.join(", ")}, bytes, copyKind FROM ${memcpy}`, (r) =>
+    db.select(memcpy, [...OP_COLS, "bytes", "copyKind"], (r) =>
       out.push(op("memcpy", `[CUDA memcpy ${labels[num(r[7])] ?? "Unknown"}]`, r)),
     );
   }
   if (db.has(memset)) {
-    requireColumns(db, memset, [...OP_COLS, "bytes"]);
-    db.each(`SELECT ${OP_COLS.join(", ")}, bytes FROM ${memset}`, (r) =>
-      out.push(op("memset", "[CUDA memset]", r)),
-    );
+    db.select(memset, [...OP_COLS, "bytes"], (r) => out.push(op("memset", "[CUDA memset]", r)));
   }
 }
 
@@ -152,8 +138,7 @@ function readCalls(db: NsysDb, ops: NsysGpuOp[]): NsysApiCall[] {
   const calls: NsysApiCall[] = [];
   for (const t of ["CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"]) {
     if (!db.has(t)) continue;
-    requireColumns(db, t, ["start", "end", "globalTid", "correlationId"]);
-    db.each(`SELECT start, end, globalTid, correlationId FROM ${t}`, (r) => {
+    db.select(t, ["start", "end", "globalTid", "correlationId"], (r) => {
       const correlationId = num(r[3]);
       if (withOps.has(correlationId))
         calls.push({ startNs: num(r[0]), endNs: num(r[1]), globalTid: num(r[2]), correlationId });
@@ -165,12 +150,11 @@ function readCalls(db: NsysDb, ops: NsysGpuOp[]): NsysApiCall[] {
 function readRanges(db: NsysDb, str: Map<number, string>): NsysRange[] {
   const t = "NVTX_EVENTS";
   if (!db.has(t)) return [];
-  requireColumns(db, t, ["start", "end", "eventType", "text", "textId", "globalTid", "domainId"]);
   const domains = new Map<number, string>();
   const raw: (Omit<NsysRange, "domain"> & { domainId: number })[] = [];
-  db.each(
-    `SELECT start, end, eventType, text, textId, globalTid, domainId FROM ${t} ` +
-      `WHERE eventType IN (${NVTX_PUSH_POP}, ${NVTX_START_END}, ${NVTX_DOMAIN_CREATE})`,
+  db.select(
+    t,
+    ["start", "end", "eventType", "text", "textId", "globalTid", "domainId"],
     (r) => {
       const text = r[3] !== null ? String(r[3]) : r[4] !== null ? (str.get(num(r[4])) ?? "") : "";
       if (num(r[2]) === NVTX_DOMAIN_CREATE) {
@@ -187,6 +171,7 @@ function readRanges(db: NsysDb, str: Map<number, string>): NsysRange[] {
         globalTid: num(r[5]),
       });
     },
+    `eventType IN (${NVTX_PUSH_POP}, ${NVTX_START_END}, ${NVTX_DOMAIN_CREATE})`,
   );
   const ranges = raw.map(({ domainId, ...r }) => ({
     ...r,
@@ -198,7 +183,7 @@ function readRanges(db: NsysDb, str: Map<number, string>): NsysRange[] {
 function readGpus(db: NsysDb): { id: number; name: string }[] {
   if (!db.has("TARGET_INFO_GPU")) return [];
   const gpus: { id: number; name: string }[] = [];
-  db.each("SELECT id, name FROM TARGET_INFO_GPU", (r) => gpus.push({ id: num(r[0]), name: String(r[1]) }));
+  db.select("TARGET_INFO_GPU", ["id", "name"], (r) => gpus.push({ id: num(r[0]), name: String(r[1]) }));
   return gpus;
 }
 

@@ -5,27 +5,12 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from "sql.js";
+import { NsysReportError } from "./nsysReportError";
+import { assertDeclared, checkColumns, plainTables, type ColumnInfo, type SchemaEntry } from "./nsysSchema";
 
 const WASM = "sql-wasm.wasm";
 
-export class NsysReportError extends Error {
-  constructor(
-    message: string,
-    readonly code:
-      | "NOT_FOUND"
-      | "DAMAGED"
-      | "NOT_NSYS"
-      | "EXPORT_FAILED"
-      | "NO_NSYS"
-      | "IMPORTER"
-      | "PROFILE_FAILED"
-      | "CANCELLED"
-      | "USAGE",
-  ) {
-    super(message);
-    this.name = "NsysReportError";
-  }
-}
+export { NsysReportError, type NsysErrorCode } from "./nsysReportError";
 
 /** `wasm/` next to the bundle (dist/cli.js, dist/server.js), else sql.js in the nearest node_modules. */
 export function sqlWasmPath(): string {
@@ -52,8 +37,35 @@ function loadSqlJs(): Promise<SqlJsStatic> {
 /** Tables an export of a CUDA trace has; the rest are optional (absent when nothing of the kind ran). */
 const REQUIRED = ["StringIds"];
 
-/** Opens FILE; throws NsysReportError when it is missing, not SQLite, or not an nsys export. */
-export async function openNsysDb(file: string): Promise<NsysDb> {
+/** The most rows one query reads: more is ROW_BUDGET, so no query's result grows without end. */
+export const MAX_ROWS = 50_000_000;
+
+export interface NsysDbLimits {
+  /** SQLite's hard heap limit (PRAGMA hard_heap_limit), in MB: past it a query fails with MEMORY_BUDGET. */
+  sqliteHeapMb?: number;
+  /** The most rows one query reads (default MAX_ROWS). */
+  maxRows?: number;
+}
+
+const OUT_OF_MEMORY = /out of memory/i;
+
+/** An error of SQLite's as NsysReportError: past the heap limit, MEMORY_BUDGET; else damage. */
+export function sqliteError(file: string, e: unknown, limits: NsysDbLimits): NsysReportError {
+  if (e instanceof NsysReportError) return e;
+  const said = e instanceof Error ? e.message : String(e);
+  if (OUT_OF_MEMORY.test(said) && limits.sqliteHeapMb !== undefined)
+    return new NsysReportError(
+      `SQLite needed more than ${limits.sqliteHeapMb} MB reading ${file}`,
+      "MEMORY_BUDGET",
+    );
+  return new NsysReportError(`${file} is damaged: ${said}`, "DAMAGED");
+}
+
+/**
+ * Opens FILE; throws NsysReportError when it is missing, not SQLite, or not an nsys export (see
+ * nsysSchema.ts: checked before any query runs on a table of it).
+ */
+export async function openNsysDb(file: string, limits: NsysDbLimits = {}): Promise<NsysDb> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -67,7 +79,9 @@ export async function openNsysDb(file: string): Promise<NsysDb> {
   let db: Database | undefined;
   try {
     db = new SQL.Database(bytes);
-    const db2 = new NsysDb(db);
+    if (limits.sqliteHeapMb !== undefined)
+      db.exec(`PRAGMA hard_heap_limit=${Math.floor(limits.sqliteHeapMb * 1024 * 1024)}`);
+    const db2 = new NsysDb(db, file, limits.maxRows ?? MAX_ROWS);
     const missing = REQUIRED.filter((t) => !db2.has(t));
     if (missing.length > 0)
       throw new NsysReportError(
@@ -78,54 +92,83 @@ export async function openNsysDb(file: string): Promise<NsysDb> {
   } catch (e) {
     db?.close();
     if (e instanceof NsysReportError) throw e;
-    throw new NsysReportError(
-      `${file} is damaged or not an SQLite file: ${e instanceof Error ? e.message : String(e)}`,
-      "DAMAGED",
-    );
+    const said = e instanceof Error ? e.message : String(e);
+    if (OUT_OF_MEMORY.test(said)) throw sqliteError(file, e, limits);
+    throw new NsysReportError(`${file} is damaged or not an SQLite file: ${said}`, "DAMAGED");
   }
 }
 
-/** A read-only view of one export: table lookups and row iteration. */
+/** A read-only view of one export: its checked tables and bounded row iteration. */
 export class NsysDb {
   private readonly tables: Set<string>;
-  private readonly columnsOf = new Map<string, Set<string>>();
 
-  constructor(private readonly db: Database) {
-    // Reading sqlite_master is the first read: a damaged file fails here, not later.
-    this.tables = new Set(
-      (db.exec("SELECT name FROM sqlite_master WHERE type IN ('table','view')")[0]?.values ?? []).map((r) =>
-        String(r[0]),
-      ),
+  constructor(
+    private readonly db: Database,
+    private readonly file: string,
+    private readonly maxRows: number,
+  ) {
+    // Reading sqlite_master is the first read: a damaged file fails here, not later. The schema is
+    // stored in the file, so reading it is bounded by the file's size (its views are not run).
+    const entries: SchemaEntry[] = [];
+    this.rows("SELECT type, name, tbl_name, sql FROM sqlite_master", (r) =>
+      entries.push({
+        type: String(r[0]),
+        name: String(r[1]),
+        tblName: String(r[2]),
+        sql: r[3] === null ? null : String(r[3]),
+      }),
     );
+    this.tables = plainTables(file, entries);
+    for (const t of this.tables) checkColumns(file, t, this.columnsOf(t));
   }
 
   has(table: string): boolean {
     return this.tables.has(table);
   }
 
-  columns(table: string): Set<string> {
-    let c = this.columnsOf.get(table);
-    if (!c) {
-      c = new Set((this.db.exec(`PRAGMA table_info("${table}")`)[0]?.values ?? []).map((r) => String(r[1])));
-      this.columnsOf.set(table, c);
-    }
-    return c;
+  private columnsOf(table: string): ColumnInfo[] {
+    const cols: ColumnInfo[] = [];
+    this.rows(`PRAGMA table_xinfo("${table}")`, (r) =>
+      cols.push({ name: String(r[1]), type: String(r[2] ?? ""), hidden: Number(r[6] ?? 0) }),
+    );
+    return cols;
   }
 
-  /** Calls `row` for each result row, as an array of values in the SELECT's order. */
-  each(sql: string, row: (values: SqlValue[]) => void): void {
+  /**
+   * Calls `row` for each row of `SELECT columns FROM table [WHERE where]`, as an array of values
+   * in the columns' order. TABLE must be one has() admits; its columns must be in NSYS_READS.
+   */
+  select(table: string, columns: readonly string[], row: (values: SqlValue[]) => void, where = ""): void {
+    if (!this.tables.has(table)) throw new Error(`${table} is not a checked table of ${this.file}`);
+    assertDeclared(table, columns);
+    const sql = `SELECT ${columns.join(", ")} FROM ${table}${where ? ` WHERE ${where}` : ""}`;
+    const n = this.rows(`${sql} LIMIT ${this.maxRows + 1}`, row, this.maxRows);
+    if (n > this.maxRows)
+      throw new NsysReportError(
+        `${this.file}: ${table} has more than ${this.maxRows.toLocaleString("en-US")} rows: not read`,
+        "ROW_BUDGET",
+      );
+  }
+
+  /** Runs SQL, calling `row` for at most `max` rows; returns the rows stepped (max + 1 when there were more). */
+  private rows(sql: string, row: (values: SqlValue[]) => void, max = Infinity): number {
     const stmt = this.db.prepare(sql);
+    let n = 0;
     try {
-      while (stmt.step()) row(stmt.get());
+      while (stmt.step()) {
+        if (++n > max) break;
+        row(stmt.get());
+      }
     } finally {
       stmt.free();
     }
+    return n;
   }
 
   /** StringIds as an id -> text map (names of kernels, API calls, NVTX ranges). */
   strings(): Map<number, string> {
     const m = new Map<number, string>();
-    this.each("SELECT id, value FROM StringIds", (r) => m.set(Number(r[0]), String(r[1])));
+    this.select("StringIds", ["id", "value"], (r) => m.set(Number(r[0]), String(r[1])));
     return m;
   }
 

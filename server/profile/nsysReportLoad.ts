@@ -2,19 +2,22 @@
 // through the one launcher, so the trust policy applies) or as such an SQLite export (read with no
 // tool at all). The export is written under a temporary name and renamed once nsys succeeded, so a
 // failed or stopped export never leaves an .sqlite that looks whole; a fresh export beside the
-// report is reused, as `nsys stats` does.
+// report is reused, as `nsys stats` does. The export is read in a reader process with a time and
+// memory budget (nsysReaderClient.ts): a report is untrusted input.
 import { rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { nsysFailureMessage } from "./nsysMessages";
 import { NSYS_SEARCHED } from "./nsysFind";
 import { NsysReportError } from "./nsysReportDb";
 import type { NsysTrace } from "./nsysReport";
-import { readSqlite, summarizeSqlite, type NsysSummary } from "./nsysReportSummary";
+import { readInReader, type NsysReaderOptions } from "./nsysReaderClient";
+import type { NsysSummary } from "./nsysReportSummary";
 import { runTool, ToolCancelledError, ToolMissingError } from "./spawnTool";
 
-export interface NsysToolOptions {
+export interface NsysToolOptions extends NsysReaderOptions {
   /** The nsys to run (see findNsys); undefined when none was found. */
   nsysPath: string | undefined;
+  /** Cancels the export and the read. */
   signal?: AbortSignal;
   onLine?: (line: string) => void;
 }
@@ -72,7 +75,7 @@ export async function exportSqlite(rep: string, o: NsysToolOptions): Promise<str
 
 /** Summarizes FILE: a .nsys-rep (exported first) or its .sqlite export. */
 export async function loadNsysSummary(file: string, o: NsysToolOptions): Promise<NsysSummary> {
-  return summarizeSqlite(await sqliteOf(file, o), file);
+  return (await readInReader(await sqliteOf(file, o), file, "summary", o)).summary;
 }
 
 /** FILE's summary and trace (for the panel's timeline), as loadNsysSummary reads them. */
@@ -80,7 +83,9 @@ export async function loadNsysReport(
   file: string,
   o: NsysToolOptions,
 ): Promise<{ summary: NsysSummary; trace: NsysTrace }> {
-  return readSqlite(await sqliteOf(file, o), file);
+  const r = await readInReader(await sqliteOf(file, o), file, "report", o);
+  if (!r.trace) throw new Error("the reader process answered without the trace");
+  return { summary: r.summary, trace: r.trace };
 }
 
 /** The SQLite export to read for FILE. */

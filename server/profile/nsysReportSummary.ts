@@ -2,7 +2,7 @@
 // (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum) would list them, NVTX ranges with the launches inside
 // each instance, and how much of the time the GPU had work. This is the JSON of
 // `cuda-kernel-dev nsys summarize --json` (documented in the README).
-import { NsysReportError, openNsysDb } from "./nsysReportDb";
+import { openNsysDb, sqliteError, type NsysDbLimits } from "./nsysReportDb";
 import { readNsysTrace, type NsysGpuOp, type NsysTrace } from "./nsysReport";
 import { summarizeRanges, type NsysRangeSummary } from "./nsysReportRanges";
 import { durationStats, groupBy, round1, unionNs, type DurationStats } from "./nsysReportStats";
@@ -124,7 +124,7 @@ export function summarizeTrace(report: string, t: NsysTrace): NsysSummary {
   };
 }
 
-/** Reads an SQLite export and summarizes it (for a .nsys-rep, see nsysReportLoad). */
+/** Reads an SQLite export and summarizes it, in this process (for a .nsys-rep, and in a reader process, see nsysReportLoad). */
 export async function summarizeSqlite(file: string, report = file): Promise<NsysSummary> {
   return (await readSqlite(file, report)).summary;
 }
@@ -133,15 +133,15 @@ export async function summarizeSqlite(file: string, report = file): Promise<Nsys
 export async function readSqlite(
   file: string,
   report = file,
+  limits: NsysDbLimits = {},
 ): Promise<{ summary: NsysSummary; trace: NsysTrace }> {
-  const db = await openNsysDb(file);
+  const db = await openNsysDb(file, limits);
   try {
     const trace = readNsysTrace(db);
     return { summary: summarizeTrace(report, trace), trace };
   } catch (e) {
-    if (e instanceof NsysReportError) throw e;
     // sql.js reads pages as queries need them: a file cut short fails here, not when opened
-    throw new NsysReportError(`${file} is damaged: ${e instanceof Error ? e.message : String(e)}`, "DAMAGED");
+    throw sqliteError(file, e, limits);
   } finally {
     db.close();
   }

@@ -2,7 +2,7 @@
 // (us, Tbyte/s, Kbyte, Ghz) unless --print-units base is given, and the unit can change from one
 // launch to the next for the same metric; everything is converted to one base unit per dimension
 // here so that numbers from two exports (or two launches) compare directly.
-import { NcuCsvError } from "./ncuCsvError";
+import { clip, NcuCsvError } from "./ncuCsvError";
 
 /** A value as found in the export: a number in its base unit, a text value, or not available. */
 export type MetricValue = number | string | null;
@@ -30,6 +30,13 @@ const TIME: Record<string, number> = {
 const PLAIN =
   /^(%|cycles?|inst|warps?|threads?|blocks?|registers?|sectors?|requests?|clusters?|SM|branch(es)?|pass(es)?|samples?|wavefronts?|transactions?|instructions?|ratio|x)$/;
 
+// Both run in time linear in the text, whatever it holds (an export is untrusted input): no part
+// of either can match what another part next to it matches. The decimal pattern was
+// (\d+\.?\d*|...), where \d+ and \d* share every digit of a number without a point: on 100,000
+// digits and an "x" V8 backtracked for 50 s.
+const GROUPED = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+
 /**
  * Parses one ncu number: "113,457", "106,716.53", "3.20", "1e+06", "-0.5". Thousands separators are
  * accepted only in their proper places, so "1,23" (a decimal comma from another locale) is not
@@ -38,8 +45,8 @@ const PLAIN =
 export function parseNcuNumber(text: string): number | undefined {
   if (isPlainDecimal(text)) return Number(text);
   const t = text.trim();
-  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) return Number(t.replace(/,/g, ""));
-  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t);
+  if (GROUPED.test(t)) return Number(t.replace(/,/g, ""));
+  if (DECIMAL.test(t)) return Number(t);
   return undefined;
 }
 
@@ -139,10 +146,12 @@ export function normalise(
     return { unit: factorOf(unit)?.base ?? unit, value: null };
   if (n === undefined) {
     if (unit.trim() !== "" && factorOf(unit)?.base !== "")
-      throw new NcuCsvError(`${where()}: value "${valueText}" with unit "${unit}" is not a number`);
+      throw new NcuCsvError(
+        `${where()}: value "${clip(valueText)}" with unit "${clip(unit)}" is not a number`,
+      );
     return { unit, value: valueText };
   }
   const f = factorOf(unit);
-  if (!f) throw new NcuCsvError(`${where()}: unknown unit "${unit}"`);
+  if (!f) throw new NcuCsvError(`${where()}: unknown unit "${clip(unit)}"`);
   return { unit: f.base, value: n * f.factor };
 }

@@ -1,13 +1,18 @@
 // `npm run bench:nsys`: how long `nsys summarize` takes on a report of >= 100,000 kernel launches,
 // and the memory it holds. The real 101,007-launch H100 export (test/gpu/nsys/capture.sh, 16 MB) is
 // too large for git, so this builds one of the same shape on the real schema: 1,000 NVTX "step"
-// ranges of 101 launches each (test/unit/profile/nsysSynth.ts). Prints figures; asserts nothing.
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+// ranges of 101 launches each (test/unit/profile/nsysSynth.ts): read in this process, and as the CLI
+// and the panel read it, in the reader process (time, the reader's peak RSS). Then the hostile
+// exports (nsysHostile.ts). Prints figures; asserts nothing.
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NsysTimelineData } from "../../extension/nsysPanelWindow";
+import type { IsolatedStats } from "../../server/process/isolated";
+import { loadNsysReport, loadNsysSummary } from "../../server/profile/nsysReportLoad";
 import { readSqlite, summarizeSqlite } from "../../server/profile/nsysReportSummary";
 import { addSteps, SynthExport } from "../unit/profile/nsysSynth";
+import { hostileFigures } from "./nsysHostile";
 
 const RUNS = 5;
 const STEPS = Number(process.env.STEPS ?? 1000);
@@ -17,7 +22,8 @@ async function main(): Promise<void> {
   let t0 = performance.now();
   const x = await SynthExport.create();
   addSteps(x, STEPS, LAUNCHES);
-  const file = join(mkdtempSync(join(tmpdir(), "ckd-nsys-bench-")), "launches.sqlite");
+  const dir = mkdtempSync(join(tmpdir(), "ckd-nsys-bench-"));
+  const file = join(dir, "launches.sqlite");
   writeFileSync(file, x.bytes());
   x.db.close();
   console.log(
@@ -41,7 +47,32 @@ async function main(): Promise<void> {
   console.log(
     `summarize: median ${ms[RUNS >> 1]!.toFixed(0)} ms, min ${ms[0]!.toFixed(0)} ms, max ${ms.at(-1)!.toFixed(0)} ms (${RUNS} runs); max RSS ${(rss / 1e6).toFixed(0)} MB`,
   );
+  await inReader(file);
   await timelineWindows(file);
+  await hostileFigures(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The CLI's read (summary) and the panel's (summary and trace) in the reader process. */
+async function inReader(file: string): Promise<void> {
+  for (const what of ["summary", "report"] as const) {
+    const ms: number[] = [];
+    const peaks: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      let stats: IsolatedStats | undefined;
+      const o = { nsysPath: undefined, onReader: { end: (st: IsolatedStats) => (stats = st) } };
+      const t0 = performance.now();
+      await (what === "summary" ? loadNsysSummary(file, o) : loadNsysReport(file, o));
+      ms.push(performance.now() - t0);
+      peaks.push(stats?.peakRssMb ?? NaN);
+    }
+    ms.sort((a, b) => a - b);
+    console.log(
+      `reader process, ${what === "summary" ? "summary (the CLI)" : "summary + trace (the panel)"}: median ${ms[RUNS >> 1]!.toFixed(0)} ms, ` +
+        `min ${ms[0]!.toFixed(0)}, max ${ms.at(-1)!.toFixed(0)} (${RUNS} runs); reader peak RSS ${peaks.map((p) => p.toFixed(0)).join("/")} MB; ` +
+        `host RSS now ${(process.memoryUsage.rss() / 1e6).toFixed(0)} MB`,
+    );
+  }
 }
 
 /** The panel's timeline: building its data once, then a window query per zoom/pan (1,500 px wide). */
