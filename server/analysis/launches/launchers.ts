@@ -7,6 +7,7 @@
 // run (the definitions a file's check candidates are followed through). Cannot see: calls through
 // pointers, functions over MAX_BODY characters (functionBodies.ts), definitions in other files.
 import { codeOnly } from "../source/codeText";
+import { NOT_FUNCTIONS } from "../source/functionBodies";
 import type { FileIndex } from "../source/fileIndex";
 import { sourceFacts, type SourceFacts } from "../preprocessor/projectHeaders";
 
@@ -18,23 +19,14 @@ const CALL = /\b([A-Za-z_]\w*)\s*(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>\s
 
 /** Words before `(` that call nothing. */
 const NOT_CALLS: ReadonlySet<string> = new Set([
-  "if",
-  "for",
-  "while",
-  "switch",
-  "catch",
-  "return",
-  "sizeof",
+  ...NOT_FUNCTIONS,
   "alignof",
-  "decltype",
   "defined",
   "static_assert",
   "static_cast",
   "reinterpret_cast",
   "const_cast",
   "dynamic_cast",
-  "__launch_bounds__",
-  "__attribute__",
 ]);
 
 /** The names `code` calls, in order of first call. */

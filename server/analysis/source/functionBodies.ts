@@ -7,8 +7,8 @@
 /** Longer bodies are not kept (what they are read for, a check helper, is short). */
 export const MAX_BODY = 4000;
 
-/** Words before a `(…) {` that do not name a function. */
-const NOT_FUNCTIONS: ReadonlySet<string> = new Set([
+/** Words before a `(…) {` that do not name a function (keywords and attributes followed by parentheses). */
+export const NOT_FUNCTIONS: ReadonlySet<string> = new Set([
   "if",
   "for",
   "while",
