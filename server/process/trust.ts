@@ -2,7 +2,7 @@
 // trusted (nothing runs). Settings that name programs or their arguments are `machine`-scoped in
 // package.json, so VS Code itself never hands the extension a value from a cloned repository's
 // .vscode/settings.json (test/unit/process/trust.test.ts holds package.json to that).
-import type { LaunchPolicy } from "./launch";
+import type { LaunchPolicy } from "./launchPolicy";
 
 /** What the user reads when something was not run because the workspace is not trusted. */
 export function untrustedMessage(tool: string): string {

@@ -1,7 +1,8 @@
 // A stand-in for the `vscode` module, for unit tests of extension code that needs only a little of it
-// (the webview host: Uri.joinPath, window.createWebviewPanel, ViewColumn). Importing this file makes
-// `require("vscode")` return it, so import it before the module under test. Its webview records what
-// the host does to it (html, options, posted messages) and lets a test speak as the page.
+// (the webview host: Uri.joinPath, window.createWebviewPanel, ViewColumn; workspace.isTrusted for the
+// launch policy). Importing this file makes `require("vscode")` return it, so import it before the
+// module under test. Its webview records what the host does to it (html, options, posted messages)
+// and lets a test speak as the page.
 import Module from "node:module";
 import { posix } from "node:path";
 
@@ -86,8 +87,12 @@ export function fakeLog(): {
 /** The panels createWebviewPanel made, newest last. */
 export const createdPanels: FakePanel[] = [];
 
+/** What `vscode.workspace` tells: whether the workspace is trusted (a test sets it). */
+export const fakeWorkspace = { isTrusted: false };
+
 const fake = {
   Uri: FakeUri,
+  workspace: fakeWorkspace,
   ViewColumn: { Active: -1, Beside: -2, One: 1 },
   window: {
     createWebviewPanel(viewType: string, title: string, _show: unknown, options?: FakePanel["createdWith"]) {

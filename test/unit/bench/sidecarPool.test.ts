@@ -17,6 +17,9 @@ import { trustPolicy } from "../../../server/process/trust";
 import { programMissing, skipWithout } from "../../support/needs";
 import { torchFixture } from "../../support/torchFixture";
 import { cacheDir, dir, fakePython, fakeRunner, okAnswer } from "./torchFakes";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const released = JSON.stringify({ released: { allocatedBytes: 0, baselineBytes: 0, reservedBytes: 0 } });
 
@@ -216,7 +219,7 @@ test("untrusted workspace: a pool starts nothing either", async () => {
     assert.match(r.torch!.unavailable!, /was not run: this workspace is in Restricted Mode/);
     assert.deepEqual(pidsOf("denied"), []);
   } finally {
-    setLaunchPolicy(undefined);
+    allowLaunches();
     await pool.dispose();
   }
 });

@@ -18,6 +18,9 @@ import { H200_CALIBRATION } from "./fakeRunner";
 import { cacheDir, dir, fakePython, fakeRunner, h200, okAnswer } from "./torchFakes";
 import { programMissing, skipWithout } from "../../support/needs";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fixture = torchFixture;
 
@@ -123,7 +126,7 @@ test("untrusted workspace: the sidecar is not started", async () => {
     assert.match(r.torch!.unavailable!, /was not run: this workspace is in Restricted Mode/);
     assert.ok(!existsSync(join(dir, "denied.request.json")));
   } finally {
-    setLaunchPolicy(undefined);
+    allowLaunches();
   }
 });
 

@@ -11,6 +11,9 @@ import type { HistoryEntry } from "../../../server/bench/results";
 import { exportPage, NcuError, profile } from "../../../server/profile/ncuCli";
 import { makeReadOnly } from "../../support/readOnly";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const root = tempDir("ckd-faults-ws-");
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -11,6 +11,9 @@ import { ADDON_ENV, addonCandidates } from "../../../native/runner/addon";
 import { RunnerClient } from "../../../native/runner/runnerClient";
 import { skipWithGpu } from "../../support/gpu";
 import { rejection } from "./clientHelpers";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const root = join(__dirname, "..", "..", "..");
 const runnerSource = join(root, "native", "runner", "runner.ts");

@@ -10,6 +10,9 @@ import { RunnerClient, type RunnerClientOptions } from "../../../native/runner/r
 import { addLaunchObserver, LaunchError, type LaunchEvent } from "../../../server/process/launch";
 import { alive, bench, rejection, waitGone } from "./clientHelpers";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fakeRunner = join(__dirname, "fakeRunner.ts");
 const fakeNcu = join(__dirname, "fakeNcu.ts");
