@@ -1,8 +1,11 @@
 // Loading on first use. What activation does not need is in bundles of its own: each
 // extension/features/<name>.ts is built as dist/<name>.js (build.mjs) and required the first time
-// something needs it, so activating requires only the small entry, dist/extension.js.
+// something needs it, so activating requires only the small entry, dist/extension.js. The first load
+// installs the Workspace Trust launch policy, which every bundle's launcher then asks: no bundle can
+// run a tool before it, nor has to remember to install it.
 import { join } from "node:path";
 import type * as vscode from "vscode";
+import { guardLaunches } from "./workspaceTrust";
 
 /** The bundles loaded on first use, by name. */
 export interface Bundles {
@@ -18,8 +21,15 @@ export interface FeatureHost {
   log: vscode.LogOutputChannel;
 }
 
+/** The activations whose policy is installed (one per activation: deactivating removes it). */
+const guarded = new WeakSet<vscode.ExtensionContext>();
+
 /** Requires dist/<name>.js (once: node caches it) and logs how long that took. */
 export function loadBundle<K extends keyof Bundles>({ ctx, log }: FeatureHost, name: K): Bundles[K] {
+  if (!guarded.has(ctx)) {
+    guarded.add(ctx);
+    guardLaunches(ctx);
+  }
   const started = performance.now();
   // A computed path, so esbuild leaves the require to node and the bundle is read only now.
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -3,7 +3,7 @@
 // come only from the webview's resource origin (the bundle folder).
 
 export interface PageParts {
-  /** The page's title (not shown: the panel's tab has its own). */
+  /** The page's title (not shown: the panel's tab has its own); any text, escaped here. */
   title: string;
   /** The webview's resource origin, `webview.cspSource`. */
   cspSource: string;
@@ -12,6 +12,11 @@ export interface PageParts {
   styleUris: string[];
   /** Fresh random bytes per load (base64). */
   nonce: string;
+}
+
+/** `s` as HTML text: the five characters that could end the text or an attribute, as references. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function webviewHtml({ title, cspSource, scriptUri, styleUris, nonce }: PageParts): string {
@@ -28,7 +33,7 @@ export function webviewHtml({ title, cspSource, scriptUri, styleUris, nonce }: P
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${title}</title>
+<title>${escapeHtml(title)}</title>
 ${styles}
 </head>
 <body>

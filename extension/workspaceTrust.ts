@@ -1,8 +1,9 @@
 // Restricted Mode: in a workspace that is not trusted, nothing is executed (no nvcc, ptxas, ncu,
-// nsys, nvidia-smi, runner). Every spawn goes through server/process/launch.ts, whose policy is set
-// here; it reads the trust state at each launch, so granting trust takes effect at once.
+// nsys, nvidia-smi, runner). Every spawn goes through server/process/launch.ts, which refuses every
+// launch until a policy is installed; the bundle loader installs this one (guardLaunches) before the
+// first bundle loads. It reads the trust state at each launch, so granting trust takes effect at once.
 import * as vscode from "vscode";
-import { setLaunchPolicy } from "../server/process/launch";
+import { setLaunchPolicy } from "../server/process/launchPolicy";
 import { trustPolicy } from "../server/process/trust";
 
 /** At activation: says in the log what Restricted Mode holds back, and when trust is granted. */
@@ -19,8 +20,8 @@ export function activate(ctx: vscode.ExtensionContext, log: vscode.LogOutputChan
 }
 
 /**
- * Sets the launch policy. Each bundle that can run a tool calls it first thing when it loads: every
- * bundle holds its own copy of server/process/launch.ts, and so of the policy (the entry has none).
+ * Installs the trust policy for every bundle at once (the policy is one process-wide slot, whatever
+ * copy of the launcher a bundle holds); until then, and after deactivation, every launch is refused.
  */
 export function guardLaunches(ctx: vscode.ExtensionContext): void {
   setLaunchPolicy(trustPolicy(() => vscode.workspace.isTrusted));

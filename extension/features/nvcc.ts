@@ -5,11 +5,8 @@ import type { FeatureHost } from "../lazy";
 import * as nvccDiagnostics from "../nvccDiagnostics";
 import * as occupancyPanel from "../occupancyPanel";
 import * as ptxView from "../ptxView";
-import { guardLaunches } from "../workspaceTrust";
 
 export function activate({ ctx, log }: FeatureHost) {
-  // First: this bundle's copy of the launcher must refuse tools before anything here can run one.
-  guardLaunches(ctx);
   const nvcc = nvccDiagnostics.activate(ctx, log);
   const asm = ptxView.activate(ctx, log);
   const contributions: ContributionsOf<"nvcc"> = {

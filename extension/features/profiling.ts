@@ -10,11 +10,8 @@ import * as nsys from "../nsys";
 import * as nsysReportEditor from "../nsysReportEditor";
 import * as profile from "../profile";
 import { disposePanels } from "../profilePanel";
-import { guardLaunches } from "../workspaceTrust";
 
 export function activate({ ctx, log }: FeatureHost) {
-  // First: this bundle's copy of the launcher must refuse tools before anything here can run one.
-  guardLaunches(ctx);
   const hot = new HotLines(ctx);
   ctx.subscriptions.push(hot, { dispose: disposePanels });
   const reports = ncuReportEditor.activate(ctx, log, hot);

@@ -6,12 +6,13 @@ import { join, resolve } from "node:path";
 import { errorMessage } from "../../server/util/errorMessage";
 import type { CudaAddon } from "../addon";
 
+/** Names the one addon to load: with it set, no other place is tried (tests use it to exclude the built one). */
 export const ADDON_ENV = "CUDA_KERNEL_DEV_ADDON";
 
 export function addonCandidates(dir: string = __dirname): string[] {
   const fromEnv = process.env[ADDON_ENV];
+  if (fromEnv) return [resolve(fromEnv)];
   return [
-    ...(fromEnv ? [resolve(fromEnv)] : []),
     join(dir, "native", "cuda_addon.node"), // dist/runner.js -> dist/native/
     join(dir, "..", "native", "cuda_addon.node"), // dist/<sub>/x.js -> dist/native/
     join(dir, "..", "build", "Release", "cuda_addon.node"), // native/runner/*.ts -> native/build/

@@ -1,5 +1,6 @@
 // `cuda-kernel-dev lsp --stdio`: the same language server the extension runs, for any LSP editor.
 import { Command } from "commander";
+import { setLaunchPolicy } from "../process/launchPolicy";
 import { CliError } from "./cliError";
 import { EXIT } from "./exitCodes";
 
@@ -9,6 +10,8 @@ export function lspCommand(): Command {
     .option("--stdio", "talk LSP over stdin/stdout")
     .action(async (opts: { stdio?: boolean }) => {
       if (!opts.stdio) throw new CliError("only stdio is supported: cuda-kernel-dev lsp --stdio", EXIT.usage);
+      // The language server runs no program: the CLI's allow-all goes, so one it reached would be refused.
+      setLaunchPolicy(undefined);
       // Importing the server module starts it; the connection picks --stdio from the command line.
       await import("../lsp/main.js");
     });

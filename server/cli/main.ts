@@ -1,6 +1,7 @@
 // `cuda-kernel-dev`: every feature of the extension from a terminal, for CI and other editors.
 // Each subcommand lives in its own file under server/cli/ and is registered here.
 import { Command, CommanderError } from "commander";
+import { allowEveryLaunch, setLaunchPolicy } from "../process/launchPolicy";
 import { errorMessage } from "../util/errorMessage";
 import { CliError } from "./cliError";
 import { EXIT } from "./exitCodes";
@@ -13,6 +14,10 @@ import { occupancyCommand } from "./occupancy";
 import { resourcesCommand } from "./resources";
 import { benchCommand } from "./bench";
 import { nsysCommand } from "./nsys";
+
+// The launcher refuses everything until a front end says otherwise; the CLI runs the tools its user
+// asked for (`cuda-kernel-dev lsp` takes it away again: the language server runs none).
+setLaunchPolicy(allowEveryLaunch);
 
 const program = new Command("cuda-kernel-dev")
   .description("Lint, benchmark, profile and size CUDA kernels.")

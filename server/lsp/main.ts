@@ -1,6 +1,7 @@
 // The language server process: started by the extension over IPC (built as dist/server.js), or by
 // `cuda-kernel-dev lsp --stdio`. Importing this module starts it; the transport comes from the command
-// line (--node-ipc or --stdio).
+// line (--node-ipc or --stdio). It runs no program (it does not import the launcher:
+// test/unit/process/trust.test.ts), so it installs no launch policy: one it reached anyway is refused.
 //
 // Over stdio the messages are framed by Content-Length headers. A frame the reader cannot read (no
 // Content-Length, a value that is not a number) leaves the stream out of step for good: the server says

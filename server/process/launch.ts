@@ -9,46 +9,26 @@
 // spawn errors); the two long-lived stdio conversations (the GPU runner, ncu around it) need the
 // child at once, synchronously, so spawnChecked gives them node's spawn. execa is ESM-only, so it is
 // loaded with import(), which works in the bundles and under tsx alike.
-// Two process-wide hooks: a policy that can refuse every launch (the extension denies all of them in
-// an untrusted workspace) and observers that see every attempt (tests spy on launches with it).
+// Two process-wide hooks (launchPolicy.ts): a policy that can refuse every launch, and refuses every
+// one while none is installed (the CLI allows all; the extension denies all in an untrusted
+// workspace), and observers that see every attempt (tests spy on launches with it).
 // forkOwnScript starts this project's own node scripts (the report reader): not a program the
 // workspace or the user names, so the policy is not asked; observers see it.
 import { fork, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { launchVerdict, notifyLaunchObservers, type LaunchRequest } from "./launchPolicy";
 
-export interface LaunchRequest {
-  /** What the user would call it, for messages: "nvcc", "ncu", "the GPU runner". */
-  tool: string;
-  command: string;
-  args: readonly string[];
-  cwd?: string;
-}
-
-export interface LaunchEvent extends LaunchRequest {
-  /** "started": spawn was called (it may still fail, e.g. not found); "denied": the policy refused it, nothing was spawned. */
-  outcome: "started" | "denied";
-  reason?: string;
-}
-
-/** true to allow; a sentence saying why not to refuse. */
-export type LaunchPolicy = (request: LaunchRequest) => true | string;
-export type LaunchObserver = (event: LaunchEvent) => void;
-
-let policy: LaunchPolicy | undefined;
-const observers = new Set<LaunchObserver>();
-
-/** Sets (or with undefined, clears) the process-wide policy consulted before every launch. */
-export function setLaunchPolicy(p: LaunchPolicy | undefined): void {
-  policy = p;
-}
-
-/** Calls `fn` for every launch attempt, allowed or denied; returns a function that removes it. */
-export function addLaunchObserver(fn: LaunchObserver): () => void {
-  observers.add(fn);
-  return () => observers.delete(fn);
-}
+export {
+  addLaunchObserver,
+  allowEveryLaunch,
+  setLaunchPolicy,
+  type LaunchEvent,
+  type LaunchObserver,
+  type LaunchPolicy,
+  type LaunchRequest,
+} from "./launchPolicy";
 
 export type LaunchErrorCode =
   "DENIED" | "NOT_FOUND" | "NOT_EXECUTABLE" | "FAILED_TO_START" | "OUTPUT_NOT_WRITTEN";
@@ -109,7 +89,7 @@ export interface ForkOptions {
  * Restricted Mode too.
  */
 export function forkOwnScript(script: string, o: ForkOptions): ChildProcess {
-  notify({ tool: o.tool, command: process.execPath, args: [...o.execArgv, script], outcome: "started" });
+  notifyLaunchObservers({ tool: o.tool, command: process.execPath, args: [...o.execArgv, script], outcome: "started" });
   return fork(script, [], {
     execArgv: o.execArgv,
     // Inside Electron (the VS Code extension host) process.execPath is Electron: run it as node.
@@ -119,7 +99,7 @@ export function forkOwnScript(script: string, o: ForkOptions): ChildProcess {
   });
 }
 
-/** Asks the policy and tells the observers; throws LaunchError("DENIED") when the policy refuses. */
+/** Asks the policy and tells the observers; throws LaunchError("DENIED") when the policy (or its absence) refuses. */
 function admit(command: string, args: readonly string[], o: SpawnOptions): void {
   const request: LaunchRequest = {
     tool: o.tool ?? command,
@@ -127,22 +107,12 @@ function admit(command: string, args: readonly string[], o: SpawnOptions): void 
     args: [...args],
     ...(o.cwd ? { cwd: o.cwd } : {}),
   };
-  const verdict = policy ? policy(request) : true;
+  const verdict = launchVerdict(request);
   if (verdict !== true) {
-    notify({ ...request, outcome: "denied", reason: verdict });
+    notifyLaunchObservers({ ...request, outcome: "denied", reason: verdict });
     throw new LaunchError(verdict, "DENIED", request.tool);
   }
-  notify({ ...request, outcome: "started" });
-}
-
-function notify(e: LaunchEvent): void {
-  for (const fn of observers) {
-    try {
-      fn(e);
-    } catch {
-      // An observer's bug must not change what happens to the launch.
-    }
-  }
+  notifyLaunchObservers({ ...request, outcome: "started" });
 }
 
 /** The LaunchError for a spawn "error" event (ENOENT, EACCES), or the error itself otherwise. */

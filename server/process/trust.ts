@@ -1,7 +1,8 @@
 // Workspace Trust, the editor-independent half: the launch policy for a workspace that is not
-// trusted (nothing runs) and the rule for settings that name programs or their arguments (only
-// the user's own value counts, never one a cloned repository's .vscode/settings.json brings).
-import type { LaunchPolicy } from "./launch";
+// trusted (nothing runs). Settings that name programs or their arguments are `machine`-scoped in
+// package.json, so VS Code itself never hands the extension a value from a cloned repository's
+// .vscode/settings.json (test/unit/process/trust.test.ts holds package.json to that).
+import type { LaunchPolicy } from "./launchPolicy";
 
 /** What the user reads when something was not run because the workspace is not trusted. */
 export function untrustedMessage(tool: string): string {
@@ -11,21 +12,4 @@ export function untrustedMessage(tool: string): string {
 /** Allows launches only while `isTrusted()` says so; read at each launch, so granting trust needs no reload. */
 export function trustPolicy(isTrusted: () => boolean): LaunchPolicy {
   return (req) => (isTrusted() ? true : untrustedMessage(req.tool));
-}
-
-/** The shape of VS Code's `WorkspaceConfiguration.inspect()` result that matters here. */
-export interface InspectedSetting<T> {
-  defaultValue?: T;
-  globalValue?: T;
-  workspaceValue?: T;
-  workspaceFolderValue?: T;
-}
-
-/**
- * The value of a setting that names a program, its arguments or include paths: the user's (or the
- * remote machine's) value, else the default. Workspace and folder values are never used, even if
- * VS Code hands them over (these settings are `machine`-scoped, so it should not).
- */
-export function machineValue<T>(inspected: InspectedSetting<T> | undefined): T | undefined {
-  return inspected?.globalValue ?? inspected?.defaultValue;
 }

@@ -10,6 +10,9 @@ import { generateHarness, resolveInstance } from "../../server/bench/harness";
 import { scanKernels } from "../../server/bench/kernelScan";
 import { benchSpecFindings } from "../../server/bench/specDiagnostics";
 import { resolveNvcc } from "../../server/compiler/nvcc";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 const root = join(__dirname, "..", "..");
 

@@ -8,6 +8,9 @@ import { resolveNvcc } from "../../server/compiler/nvcc";
 import { parseNvccOutput } from "../../server/compiler/nvccDiagnostics";
 import { parsePtxasResources } from "../../server/compiler/ptxasResources";
 import { occupancy } from "../../server/occupancy/occupancy";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 const root = join(__dirname, "../..");
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -19,6 +19,9 @@ import { DEFAULT_TIMING } from "../../server/bench/plan";
 import { calibrate } from "../../server/profile/calibrate";
 import { repoRoot } from "../gpu/paths";
 import { EMPTY, i32, input, ncuMedians, ncuPath, output, tool, vadd } from "./ncuCases";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 const runnerPath = join(repoRoot, "dist", "runner.js");
 const work = mkdtempSync(join(tmpdir(), "ckd-bench-"));

@@ -19,6 +19,9 @@ import { midMean } from "../../native/runner/stats";
 import { median } from "../../server/profile/calibrate";
 import { repoRoot } from "../gpu/paths";
 import { EMPTY, ncuPath, ncuTimes, tool, vadd } from "./ncuCases";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 const PROCESSES = 8;
 const NCU_RUNS = 3;

@@ -18,6 +18,9 @@ import { runBenchmark } from "../../server/bench/runBench";
 import { SidecarPool } from "../../server/bench/torch/sidecarPool";
 import { SIDECAR_ENV } from "../../server/bench/torch/torchBaseline";
 import { repoRoot } from "../gpu/paths";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 interface Run {
   code: number | null;

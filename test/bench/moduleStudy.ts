@@ -11,6 +11,9 @@
 import { spawnSync } from "node:child_process";
 import { median } from "../../server/profile/calibrate";
 import { compileStudyKernels, mean, N, openDevice, sd, us, vaddSets } from "./studyKernels";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 /** One load's figures of the empty kernel and the vector add (ns). */
 interface Load {

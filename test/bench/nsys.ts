@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { NsysTimelineData } from "../../extension/nsysPanelWindow";
 import type { IsolatedStats } from "../../server/process/isolated";
 import { loadNsysReport, loadNsysSummary } from "../../server/profile/nsysReportLoad";
+import type { NsysTrace } from "../../server/profile/nsysReport";
 import { readSqlite, summarizeSqlite } from "../../server/profile/nsysReportSummary";
+import { timelineLanes, visibleBoxes } from "../../server/profile/nsysTimeline";
 import { addSteps, SynthExport } from "../unit/profile/nsysSynth";
 import { hostileFigures } from "./nsysHostile";
 
@@ -75,9 +77,32 @@ async function inReader(file: string): Promise<void> {
   }
 }
 
+/** The timeline's own query on the one lane: the whole trace at 1,000 px, then a 50 us window. */
+function laneQueries(trace: NsysTrace): void {
+  const [lane] = timelineLanes(trace);
+  const end = trace.ops.at(-1)!.endNs;
+  const mid = trace.ops[trace.ops.length >> 1]!.startNs;
+  const whole: number[] = [];
+  const zoom: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    let t0 = performance.now();
+    visibleBoxes(lane!, 0, end, end / 1000);
+    whole.push(performance.now() - t0);
+    t0 = performance.now();
+    visibleBoxes(lane!, mid, mid + 50_000, 50);
+    zoom.push(performance.now() - t0);
+  }
+  const median = (a: number[]): string => a.sort((x, y) => x - y)[a.length >> 1]!.toFixed(2);
+  console.log(
+    `visibleBoxes (${trace.ops.length} launches on one lane): whole trace at 1,000 px median ${median(whole)} ms, ` +
+      `max ${whole.at(-1)!.toFixed(2)} ms; 50 us window median ${median(zoom)} ms (10 runs each)`,
+  );
+}
+
 /** The panel's timeline: building its data once, then a window query per zoom/pan (1,500 px wide). */
 async function timelineWindows(file: string): Promise<void> {
   const { summary, trace } = await readSqlite(file);
+  laneQueries(trace);
   let t0 = performance.now();
   const data = new NsysTimelineData(trace);
   const r = data.report(summary, "x", "x", null);
@@ -85,6 +110,7 @@ async function timelineWindows(file: string): Promise<void> {
   const span = r.endNs - r.startNs;
   const times: number[] = [];
   let boxes = 0;
+  let wholeMs = 0;
   for (const zoom of [1, 10, 100, 1000]) {
     const w = span / zoom;
     for (let i = 0; i < 20; i++) {
@@ -92,13 +118,17 @@ async function timelineWindows(file: string): Promise<void> {
       t0 = performance.now();
       const win = data.window({ type: "window", id: i, t0: from, t1: from + w, nsPerPixel: w / 1500 });
       times.push(performance.now() - t0);
-      if (zoom === 1 && i === 0) boxes = win.boxes.reduce((s, b) => s + b.length, 0);
+      if (zoom === 1 && i === 0) {
+        boxes = win.boxes.reduce((s, b) => s + b.length, 0);
+        wholeMs = times.at(-1)!;
+      }
     }
   }
   times.sort((a, b) => a - b);
   console.log(
     `timeline: data built in ${build.toFixed(0)} ms; window query median ${times[times.length >> 1]!.toFixed(2)} ms, ` +
-      `max ${times.at(-1)!.toFixed(2)} ms (${times.length} windows at 1x-1000x zoom); whole trace = ${boxes} boxes`,
+      `max ${times.at(-1)!.toFixed(2)} ms (${times.length} windows at 1x-1000x zoom); ` +
+      `the first, the whole trace at 1,500 px: ${wholeMs.toFixed(2)} ms, ${boxes} boxes`,
   );
 }
 

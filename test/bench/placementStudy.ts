@@ -18,6 +18,9 @@ import { midMean } from "../../native/runner/stats";
 import { median } from "../../server/profile/calibrate";
 import { ncuPath, reportDurations } from "./ncuCases";
 import { compileStudyKernels, mean, N, openDevice, sd, us, vaddSets } from "./studyKernels";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 const PROCESSES = 6;
 const NCU = 3;

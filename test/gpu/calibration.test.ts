@@ -1,8 +1,9 @@
 // `cuda-kernel-dev bench --calibrate` on a GPU machine with Nsight Compute: the empty kernel timed by
 // events and by ncu, the offset kept in the (temporary) user cache folder, and a benchmark run there
 // afterwards timing the empty kernel again in its own runner process and reporting times less that
-// time less ncu's, with the raw event median beside them. Skips, saying so, where
-// ncu is missing. Runs the built CLI (dist/cli.js) from the bundle (test/gpu/run.sh).
+// time less ncu's, with the raw event median beside them. Skips, saying so, where ncu is missing
+// (a failure under CKD_REQUIRE=ncu, which test/gpu/run.sh sets). Runs the built CLI (dist/cli.js)
+// from the bundle (test/gpu/run.sh).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -11,10 +12,10 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { TimingCalibration } from "../../server/bench/calibration";
 import type { BenchRunResults } from "../../server/bench/results";
+import { programMissing, skipWithout } from "../support/needs";
 import { nvcc, repoRoot } from "./paths";
 
 const ncu = process.env["NCU"] ?? "ncu";
-const hasNcu = spawnSync(ncu, ["--version"], { encoding: "utf8" }).status === 0;
 const cache = mkdtempSync(join(tmpdir(), "ckd-gpu-xdg-"));
 const env = { ...process.env, XDG_CACHE_HOME: cache };
 const cli = (args: string[]) =>
@@ -24,7 +25,7 @@ const cli = (args: string[]) =>
     timeout: 300_000,
   });
 
-describe("bench --calibrate", { skip: hasNcu ? false : `ncu not found ("${ncu}"; set NCU)` }, () => {
+describe("bench --calibrate", { skip: skipWithout("ncu", programMissing(ncu, "set NCU")) }, () => {
   it("keeps an event overhead of a few hundred ns to a few µs, and later runs take it off", () => {
     const r = cli(["bench", "--calibrate", "--json", "--ncu", ncu, "--nvcc", nvcc]);
     assert.equal(r.status, 0, r.stderr);

@@ -22,6 +22,9 @@ import { RunnerClient } from "../../native/runner/runnerClient";
 import { bf16BitsRef, valueRef, type RefInit } from "../support/generatorFormula";
 import { compileCubin, openGpu0 } from "./device";
 import { repoRoot } from "./paths";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 let cuda: CudaAddon;
 let mod: ModuleHandle;

@@ -2,6 +2,7 @@
 // -lineinfo, profiles one rmsnorm_vec launch with ncu, exports the pages and prints the summary; the
 // summary and the exported details must agree with `ncu --import R --print-summary per-kernel`, and
 // the source page must put the samples on rms.cu's lines. Run from the bundle (test/gpu/run.sh).
+// Skips, saying so, where ncu is missing (a failure under CKD_REQUIRE=ncu, which run.sh sets).
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -12,10 +13,12 @@ import { parseNcuCsv, metricKey, type NcuDetailsLaunch } from "../../server/prof
 import { parseNcuSource } from "../../server/profile/ncuSource";
 import type { KernelSummary } from "../../server/profile/ncuSummary";
 import { unitFactor } from "../../server/profile/units";
+import { programMissing, skipWithout } from "../support/needs";
 import { compareWithPrintSummary, readPrintSummary } from "../unit/profile/printSummary";
 import { nvcc, repoRoot } from "./paths";
 
 const ncu = process.env["NCU"] ?? "ncu";
+const skip = skipWithout("ncu", programMissing(ncu, "set NCU"));
 
 /** Runs `cuda-kernel-dev profile <file> --kernel <kernel> ... --json` from the built CLI. */
 function profileCli(file: string, kernel: string, out: string, args: string[]): SpawnSyncReturns<string> {
@@ -59,7 +62,7 @@ function agreesWithPrintSummary(k: KernelSummary, rep: string): ReturnType<typeo
   return ref;
 }
 
-describe("cuda-kernel-dev profile (real ncu): a program with main", () => {
+describe("cuda-kernel-dev profile (real ncu): a program with main", { skip }, () => {
   it("profiles rmsnorm_vec end to end and agrees with ncu --print-summary", async () => {
     const out = process.env["PROFILE_OUT"] ?? mkdtempSync(join(tmpdir(), "ckd-profile-"));
     const args = ["--set", "full", "--skip", "3", "--count", "1"];
@@ -86,7 +89,7 @@ describe("cuda-kernel-dev profile (real ncu): a program with main", () => {
   });
 });
 
-describe("cuda-kernel-dev profile (real ncu): an @bench kernel through the runner", () => {
+describe("cuda-kernel-dev profile (real ncu): an @bench kernel through the runner", { skip }, () => {
   it("profiles an @bench kernel of a kernel-only file through the runner (examples/rmsnorm.cu)", async () => {
     const out = mkdtempSync(join(tmpdir(), "ckd-profile-bench-"));
     const r = profileCli("examples/rmsnorm.cu", "rmsnorm_kernel", out, ["--set", "detailed"]);

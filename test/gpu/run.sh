@@ -3,9 +3,12 @@
 # NVIDIA GPU, nvcc and node. They need a built tree: `npm run build:native && npm run build` puts
 # dist/runner.js and dist/native/cuda_addon.node in place; this script bundles test/gpu/*.test.ts and
 # test/bench/gpu*.ts into dist/gpu-tests/ when esbuild is installed. On the GPU machine (node only,
-# no node_modules) it runs the bundles carried in dist/.
+# no node_modules) it runs the bundles carried in dist/. It runs on a machine that has the GPU and the
+# tools, so a test that would skip for want of one fails instead (test/support/needs.ts); set
+# CKD_REQUIRE yourself (empty: nothing required) to say otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+export CKD_REQUIRE="${CKD_REQUIRE-gpu,nvcc,ncu,nsys}"
 if [ -x node_modules/.bin/esbuild ]; then
   node test/gpu/bundle.mjs
 fi

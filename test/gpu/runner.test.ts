@@ -15,6 +15,9 @@ import { RunnerClient } from "../../native/runner/runnerClient";
 import { rejection, waitGone } from "../unit/runner/clientHelpers";
 import { compileCubin } from "./device";
 import { repoRoot } from "./paths";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 const runnerPath = join(repoRoot, "dist", "runner.js");
 const kernelSource = join(repoRoot, "test", "gpu", "kernels", "runnerKernels.cu");

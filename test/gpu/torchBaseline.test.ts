@@ -19,6 +19,9 @@ import { SIDECAR_ENV } from "../../server/bench/torch/torchBaseline";
 import type { Released } from "../../server/bench/torch/torchProtocol";
 import { raisingLine, torchFixture } from "../support/torchFixture";
 import { repoRoot } from "./paths";
+import { allowLaunches } from "../support/launches";
+
+allowLaunches();
 
 const cli = join(repoRoot, "dist", "cli.js");
 const fixture = torchFixture;

@@ -3,13 +3,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { skipWithGpu } from "../../support/gpu";
 import { tempDir } from "../../support/tempDir";
 
 const root = join(__dirname, "../../..");
 const fixture = join(root, "test/fixtures/bench/scale.cu");
-const noGpu = !existsSync("/dev/nvidiactl");
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -38,31 +38,23 @@ function oneLine(stderr: string): string {
   return lines[0]!;
 }
 
-test(
-  "no GPU or driver: exit 3 and what is missing",
-  { skip: !noGpu && "this machine has a GPU" },
-  async () => {
-    for (const extra of [[], ["--json"]]) {
-      const r = await cli([fixture, "--kernel", "scale_f32", ...extra]);
-      assert.equal(r.code, 3, r.stderr);
-      assert.equal(r.stdout, "");
-      assert.match(
-        oneLine(r.stderr),
-        /^cuda-kernel-dev: cannot benchmark here: no NVIDIA driver \(libcuda\.so\.1/,
-      );
-    }
-  },
-);
+test("no GPU or driver: exit 3 and what is missing", { skip: skipWithGpu() }, async () => {
+  for (const extra of [[], ["--json"]]) {
+    const r = await cli([fixture, "--kernel", "scale_f32", ...extra]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.match(
+      oneLine(r.stderr),
+      /^cuda-kernel-dev: cannot benchmark here: no NVIDIA driver \(libcuda\.so\.1/,
+    );
+  }
+});
 
-test(
-  "no GPU and no nvcc: both named on the one line",
-  { skip: !noGpu && "this machine has a GPU" },
-  async () => {
-    const r = await cli([fixture, "--kernel", "scale_f32", "--nvcc", "/opt/none/nvcc"]);
-    assert.equal(r.code, 3);
-    assert.match(oneLine(r.stderr), /no NVIDIA driver .*; nvcc not found at "\/opt\/none\/nvcc"/);
-  },
-);
+test("no GPU and no nvcc: both named on the one line", { skip: skipWithGpu() }, async () => {
+  const r = await cli([fixture, "--kernel", "scale_f32", "--nvcc", "/opt/none/nvcc"]);
+  assert.equal(r.code, 3);
+  assert.match(oneLine(r.stderr), /no NVIDIA driver .*; nvcc not found at "\/opt\/none\/nvcc"/);
+});
 
 test("a bad spec: exit 2 and file:line:col, before any GPU is needed", async () => {
   const dir = tempDir("ckd-src-");

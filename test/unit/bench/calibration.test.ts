@@ -21,6 +21,9 @@ import { midMean } from "../../../native/runner/stats";
 import { median, ncuArgs } from "../../../server/profile/calibrate";
 import { FakeRunner, H200_CALIBRATION, ok, stats } from "./fakeRunner";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
 const cacheDir = tempDir("ckd-cubin-");

@@ -12,6 +12,9 @@ import { scanKernels } from "../../../server/bench/kernelScan";
 import { findSymbol } from "../../../server/bench/symbols";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
 

@@ -10,6 +10,9 @@ import { scanKernels } from "../../../server/bench/kernelScan";
 import { isBenchRunResults } from "../../../server/bench/results";
 import { FakeRunner, h200, ok, outCheck } from "./fakeRunner";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fixture = join(__dirname, "../../fixtures/bench/scale.cu");
 const cacheDir = tempDir("ckd-cubin-");

@@ -14,8 +14,12 @@ import { sidecarPath } from "../../../server/bench/torch/torchBaseline";
 import type { Released } from "../../../server/bench/torch/torchProtocol";
 import { addLaunchObserver, setLaunchPolicy } from "../../../server/process/launch";
 import { trustPolicy } from "../../../server/process/trust";
+import { programMissing, skipWithout } from "../../support/needs";
 import { torchFixture } from "../../support/torchFixture";
 import { cacheDir, dir, fakePython, fakeRunner, okAnswer } from "./torchFakes";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const released = JSON.stringify({ released: { allocatedBytes: 0, baselineBytes: 0, reservedBytes: 0 } });
 
@@ -215,7 +219,7 @@ test("untrusted workspace: a pool starts nothing either", async () => {
     assert.match(r.torch!.unavailable!, /was not run: this workspace is in Restricted Mode/);
     assert.deepEqual(pidsOf("denied"), []);
   } finally {
-    setLaunchPolicy(undefined);
+    allowLaunches();
     await pool.dispose();
   }
 });
@@ -251,7 +255,8 @@ test("sidecar.py with no torch (this machine's python3): not kept, so installing
 });
 
 test("sidecar.py answers a release in protocol form and goes on answering", async (t) => {
-  if (!process.env.PATH?.split(":").some((p) => existsSync(join(p, "python3")))) return t.skip("no python3");
+  const skip = skipWithout("python3", programMissing("python3"));
+  if (skip) return t.skip(skip);
   const sidecar = new SidecarProcess("python3", ["-u", sidecarPath()], {});
   try {
     const r = await sidecar.ask(JSON.stringify({ release: true }), 10_000);

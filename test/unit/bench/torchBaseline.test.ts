@@ -16,7 +16,11 @@ import { trustPolicy } from "../../../server/process/trust";
 import { raisingLine, torchFixture } from "../../support/torchFixture";
 import { H200_CALIBRATION } from "./fakeRunner";
 import { cacheDir, dir, fakePython, fakeRunner, h200, okAnswer } from "./torchFakes";
+import { programMissing, skipWithout } from "../../support/needs";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fixture = torchFixture;
 
@@ -87,11 +91,8 @@ test("an expression that raises: its Python error in one line, with the spec lin
 });
 
 test("no torch (this machine's python3): one clear line, the kernel's results still shown, the run ok", async (t) => {
-  if (
-    !existsSync("/usr/bin/python3") &&
-    !process.env.PATH?.split(":").some((p) => existsSync(join(p, "python3")))
-  )
-    return t.skip("no python3 here");
+  const skip = skipWithout("python3", programMissing("python3"));
+  if (skip) return t.skip(skip);
   const r = await bench("twice", "python3");
   assert.match(
     r.torch!.unavailable!,
@@ -125,7 +126,7 @@ test("untrusted workspace: the sidecar is not started", async () => {
     assert.match(r.torch!.unavailable!, /was not run: this workspace is in Restricted Mode/);
     assert.ok(!existsSync(join(dir, "denied.request.json")));
   } finally {
-    setLaunchPolicy(undefined);
+    allowLaunches();
   }
 });
 

@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { asmOutput, AsmToolError } from "../../../server/compiler/asmOutput";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fixtures = join(__dirname, "../../fixtures/compiler");
 const flags = { args: [], cwd: fixtures, from: "settings" as const };

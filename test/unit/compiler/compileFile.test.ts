@@ -10,6 +10,9 @@ import {
 } from "../../../server/compiler/compileFile";
 import { resolveNvcc } from "../../../server/compiler/nvcc";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const broken = join(__dirname, "../../fixtures/compiler/broken");
 

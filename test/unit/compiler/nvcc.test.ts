@@ -11,6 +11,9 @@ import {
   splitCommand,
 } from "../../../server/compiler/nvcc";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fixtures = join(__dirname, "../../fixtures/compiler");
 

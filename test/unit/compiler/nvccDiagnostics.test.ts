@@ -9,6 +9,9 @@ import {
   placeDiagnostics,
   type PlacedDiagnostic,
 } from "../../../server/compiler/nvccPlacement";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const broken = join(__dirname, "../../fixtures/compiler/broken");
 const read = (name: string): string => readFileSync(join(broken, name), "utf8");

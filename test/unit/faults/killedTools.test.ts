@@ -10,6 +10,9 @@ import { runNvcc } from "../../../server/compiler/nvcc";
 import { runProcess } from "../../../server/process/launch";
 import { alive, waitGone } from "../runner/clientHelpers";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const dir = tempDir("ckd-killed-");
 const pids: number[] = [];

@@ -10,6 +10,9 @@ import { NvccNotFoundError, resolveNvcc } from "../../../server/compiler/nvcc";
 import { exportPage, NcuError, profile } from "../../../server/profile/ncuCli";
 import { LaunchError } from "../../../server/process/launch";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const dir = tempDir("ckd-faults-tools-");
 after(() => rmSync(dir, { recursive: true, force: true }));

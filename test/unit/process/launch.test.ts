@@ -1,10 +1,13 @@
 // The process launcher with real processes: hostile file names stay single arguments and run
 // nothing, timeouts and cancellation end the process (SIGKILL when SIGTERM is ignored), missing
-// and non-executable programs give clear errors, and the policy/observer hooks see every launch.
+// and non-executable programs give clear errors, and the policy/observer hooks see every launch:
+// with no policy installed nothing starts, and one policy serves every copy of the launcher.
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, afterEach, describe, it } from "node:test";
+import { build } from "esbuild";
 import {
   addLaunchObserver,
   LaunchError,
@@ -13,11 +16,13 @@ import {
   spawnChecked,
   type LaunchEvent,
 } from "../../../server/process/launch";
+import { allowLaunches } from "../../support/launches";
 import { tempDir } from "../../support/tempDir";
 
 const dir = tempDir("ckd-launch-");
 after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(() => setLaunchPolicy(undefined));
+allowLaunches();
+afterEach(allowLaunches);
 
 // Each of these, if a shell ever saw it, would create a file in `dir` or break the argument apart.
 const HOSTILE = [
@@ -197,7 +202,7 @@ describe("launcher: policy and observers", () => {
       seen.map((e) => e.outcome),
       ["denied", "denied"],
     );
-    setLaunchPolicy(() => true);
+    allowLaunches();
     await runProcess(script, []);
     assert.equal(existsSync(marker), true);
   });
@@ -209,6 +214,63 @@ describe("launcher: policy and observers", () => {
     const r = await runProcess("echo", ["ok"]);
     stop();
     assert.equal(r.stdout, "ok\n");
+  });
+});
+
+describe("launcher: the policy, whichever copy asks", () => {
+  it("with no policy installed, every launch is refused with DENIED and nothing starts", async () => {
+    const marker = join(dir, "marker-no-policy");
+    const script = join(dir, "writes-marker-no-policy.sh");
+    writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(script, 0o755);
+    const seen: LaunchEvent[] = [];
+    const stop = addLaunchObserver((e) => seen.push(e));
+    setLaunchPolicy(undefined);
+    const noPolicy = /^nvcc was not run: no launch policy is installed in this process/;
+    await assert.rejects(
+      runProcess(script, [], { tool: "nvcc" }),
+      (e) => e instanceof LaunchError && e.code === "DENIED" && noPolicy.test(e.message),
+    );
+    assert.throws(
+      () => spawnChecked(script, [], { tool: "the GPU runner" }),
+      (e) => e instanceof LaunchError && e.code === "DENIED",
+    );
+    stop();
+    assert.equal(existsSync(marker), false);
+    assert.deepEqual(
+      seen.map((e) => `${e.tool}: ${e.outcome}`),
+      ["nvcc: denied", "the GPU runner: denied"],
+    );
+  });
+
+  it("one policy for every copy of the launcher (each extension bundle holds its own)", async () => {
+    const out = join(dir, "launch-copy.js");
+    await build({
+      entryPoints: [join(__dirname, "..", "..", "..", "server", "process", "launch.ts")],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      outfile: out,
+      external: ["execa", "signal-exit"],
+      logLevel: "silent",
+    });
+    const copy = createRequire(__filename)(out) as typeof import("../../../server/process/launch");
+    assert.notEqual(copy.runProcess, runProcess, "a second copy of the module");
+    setLaunchPolicy((req) => `${req.tool}: refused here`);
+    assert.throws(
+      () => copy.spawnChecked("true", []),
+      (e) => e instanceof Error && e.message === "true: refused here",
+    );
+    copy.setLaunchPolicy(undefined);
+    assert.throws(() => spawnChecked("true", [], { tool: "nvcc" }), /nvcc was not run: no launch policy/);
+    copy.setLaunchPolicy(copy.allowEveryLaunch);
+    const child = copy.spawnChecked("true", [], { tool: "probe" });
+    assert.equal(await new Promise((r) => child.on("exit", r)), 0);
+    const seen: string[] = [];
+    const stop = copy.addLaunchObserver((e) => seen.push(e.tool));
+    await runProcess("true", [], { tool: "seen-by-the-copy" });
+    stop();
+    assert.deepEqual(seen, ["seen-by-the-copy"]);
   });
 });
 

@@ -1,22 +1,23 @@
 // Workspace Trust at unit level: a cloned workspace whose .vscode/settings.json points nvcc, ncu,
 // nsys, nvidia-smi and the runner at its own script gets zero launches while untrusted (the spy on
-// the launcher sees none, the script's marker file never appears), and after trust is granted the
-// workspace's choice of program is still not used (those settings are machine-scoped and read with
-// machineValue). Also: the package.json contract for such settings, and that the language server
-// bundle cannot start a process at all.
+// the launcher sees none, the script's marker file never appears). After trust is granted the
+// workspace's choice of program is still not used: those settings are `machine`-scoped in
+// package.json (checked here), so VS Code's configuration never returns a workspace's value for them
+// and the extension's Settings (extension/settingValues.ts) fall back to the user's value or the
+// default. Also: the language server bundle cannot start a process at all.
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, afterEach, before, describe, it } from "node:test";
 import { build } from "esbuild";
 import { compileForArchs } from "../../../server/compiler/compileFile";
-import { resolveNvcc } from "../../../server/compiler/nvcc";
 import { profile } from "../../../server/profile/ncuCli";
 import { nsysProfileReport } from "../../../server/profile/nsysProfile";
 import { queryNvidiaSmi } from "../../../server/profile/nvidiaSmi";
 import { addLaunchObserver, setLaunchPolicy, type LaunchEvent } from "../../../server/process/launch";
-import { machineValue, trustPolicy, type InspectedSetting } from "../../../server/process/trust";
+import { trustPolicy } from "../../../server/process/trust";
 import { RunnerClient } from "../../../native/runner/runnerClient";
+import { Settings } from "../../../extension/settingValues";
 import { tempDir } from "../../support/tempDir";
 
 const REPO = join(__dirname, "..", "..", "..");
@@ -62,19 +63,6 @@ describe("package.json: settings that name programs or their arguments", () => {
   });
 });
 
-describe("machineValue: the workspace never chooses the program", () => {
-  it("takes the user's value, else the default; never a workspace or folder value", () => {
-    const s = (v: InspectedSetting<string>): string | undefined => machineValue(v);
-    assert.equal(s({ defaultValue: "", workspaceValue: "./evil.sh" }), "");
-    assert.equal(s({ defaultValue: "", workspaceFolderValue: "./evil.sh" }), "");
-    assert.equal(
-      s({ defaultValue: "", globalValue: "/opt/cuda/bin/nvcc", workspaceValue: "./evil.sh" }),
-      "/opt/cuda/bin/nvcc",
-    );
-    assert.equal(machineValue<string>(undefined), undefined);
-  });
-});
-
 /** A cloned workspace whose .vscode/settings.json points every tool at its own script. */
 interface HostileWorkspace {
   ws: string;
@@ -82,33 +70,45 @@ interface HostileWorkspace {
   marker: string;
   evil: string;
   kernel: string;
-  /** What VS Code would hand the extension for each program setting of this workspace. */
-  inspected: Record<string, InspectedSetting<string>>;
+  /** The program settings its .vscode/settings.json sets. */
+  wsSettings: Record<string, string | string[]>;
 }
 
 function hostileWorkspace(): HostileWorkspace {
   const ws = tempDir("ckd-untrusted-");
   const evil = join(ws, "tools", "evil.sh");
-  return { ws, marker: join(ws, "MARKER-script-ran"), evil, kernel: join(ws, "k.cu"), inspected: {} };
-}
-
-function writeHostileWorkspace({ ws, marker, evil, kernel, inspected }: HostileWorkspace): void {
-  mkdirSync(join(ws, "tools"));
-  mkdirSync(join(ws, ".vscode"));
-  writeFileSync(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`);
-  chmodSync(evil, 0o755);
-  writeFileSync(kernel, "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n");
-  const ws_settings = {
+  const wsSettings = {
     "cudaKernelDev.nvcc.path": evil,
     "cudaKernelDev.ncu.path": evil,
     "cudaKernelDev.nsys.path": evil,
     "cudaKernelDev.nvidiaSmi.path": evil,
     "cudaKernelDev.nvcc.extraArgs": ["-ccbin", evil],
   };
-  writeFileSync(join(ws, ".vscode", "settings.json"), JSON.stringify(ws_settings, null, 2));
-  for (const [k, v] of Object.entries(ws_settings))
-    if (typeof v === "string")
-      inspected[k] = { defaultValue: settings[k] ? "" : undefined, workspaceValue: v };
+  return { ws, marker: join(ws, "MARKER-script-ran"), evil, kernel: join(ws, "k.cu"), wsSettings };
+}
+
+function writeHostileWorkspace({ ws, marker, evil, kernel, wsSettings }: HostileWorkspace): void {
+  mkdirSync(join(ws, "tools"));
+  mkdirSync(join(ws, ".vscode"));
+  writeFileSync(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`);
+  chmodSync(evil, 0o755);
+  writeFileSync(kernel, "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n");
+  writeFileSync(join(ws, ".vscode", "settings.json"), JSON.stringify(wsSettings, null, 2));
+}
+
+/**
+ * The extension's settings as VS Code serves them for this workspace: a `machine`-scoped setting's
+ * workspace value is never returned (the user has set none here), so every read gets undefined and
+ * Settings takes the default.
+ */
+function machineScopedSettings(): Settings {
+  return new Settings({
+    get: <T>(key: string): T | undefined => {
+      const name = `cudaKernelDev.${key}`;
+      if (PROGRAM_SETTING.test(name)) assert.equal(settings[name]?.scope, "machine", name);
+      return undefined;
+    },
+  });
 }
 
 /** Each path the extension takes to run a tool, with the program the workspace asked for. */
@@ -151,7 +151,7 @@ async function attemptEveryTool(
 
 describe("an untrusted workspace that points the tools at its own script", () => {
   const hostile = hostileWorkspace();
-  const { ws, marker, evil, kernel, inspected } = hostile;
+  const { ws, marker, evil, kernel, wsSettings } = hostile;
   let trusted = false;
   let launches: LaunchEvent[] = [];
   let stopSpy: () => void = () => undefined;
@@ -174,7 +174,7 @@ describe("an untrusted workspace that points the tools at its own script", () =>
 
   it("untrusted: nothing starts, every attempt is denied, the script never runs", async () => {
     trusted = false;
-    await attempts((k) => inspected[k]!.workspaceValue!);
+    await attempts((k) => wsSettings[k] as string);
     assert.deepEqual(
       launches.filter((e) => e.outcome === "started"),
       [],
@@ -186,10 +186,18 @@ describe("an untrusted workspace that points the tools at its own script", () =>
     assert.equal(existsSync(marker), false);
   });
 
-  it("untrusted, with the machine-scoped value the extension reads: still nothing starts", async () => {
+  it("untrusted, with the programs the extension's settings name: still nothing starts", async () => {
     trusted = false;
-    const nvcc = await resolveNvcc(machineValue(inspected["cudaKernelDev.nvcc.path"]) || undefined);
-    await attempts((k) => (k.endsWith("nvcc.path") ? nvcc : machineValue(inspected[k]) || "tool-from-path"));
+    const s = machineScopedSettings();
+    const nvcc = await s.nvccExecutable();
+    const programs: Record<string, string> = {
+      "cudaKernelDev.nvcc.path": nvcc,
+      "cudaKernelDev.ncu.path": s.ncu.path,
+      "cudaKernelDev.nsys.path": s.nsysPath,
+      "cudaKernelDev.nvidiaSmi.path": s.nvidiaSmiPath,
+    };
+    assert.ok(!Object.values(programs).includes(evil));
+    await attempts((k) => programs[k]!);
     assert.deepEqual(
       launches.filter((e) => e.outcome === "started"),
       [],
@@ -199,13 +207,14 @@ describe("an untrusted workspace that points the tools at its own script", () =>
 
   it("after trust is granted, the workspace's script is still not the program that runs", async () => {
     trusted = true;
-    const nvcc = await resolveNvcc(machineValue(inspected["cudaKernelDev.nvcc.path"]) || undefined);
+    const s = machineScopedSettings();
+    const nvcc = await s.nvccExecutable();
     assert.notEqual(nvcc, evil);
     const r = await compileForArchs({
       file: kernel,
       archs: ["sm_90"],
       nvcc,
-      flags: { args: [], cwd: ws, from: "settings" },
+      flags: { args: s.nvcc.extraArgs, cwd: ws, from: "settings" },
       timeoutMs: 120_000,
     });
     assert.equal(r[0]!.run.exitCode, 0, r[0]!.run.output);

@@ -1,10 +1,9 @@
-// The H100 reports of each ncu set (test/fixtures/profile/h100/*.ncu-rep), once their pages are
-// exported there by test/gpu/profile-export.sh on a machine with ncu: each details page (base
+// The H100 reports of each ncu set (test/fixtures/profile/h100/*.ncu-rep), their pages exported
+// there by test/gpu/profile-export.sh on a machine with ncu and committed: each details page (base
 // units) must agree with that report's --print-summary, and the sets must hold what they promise.
-// Until the exports are in place these tests are skipped, saying why.
+// A missing export fails (it is committed; rerun the script to make it again), it is not skipped.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadProfile } from "../../../server/profile/loadProfile";
 import { metricKey } from "../../../server/profile/ncuCsv";
@@ -18,12 +17,8 @@ const DIR = join(__dirname, "../../fixtures/profile/h100");
 for (const name of ["rms-vec-basic", "rms-vec-detailed", "rms-vec-full", "rms-vec-full-base"]) {
   const details = join(DIR, `${name}.details.csv`);
   const summaryTxt = join(DIR, `${name}.print-summary.txt`);
-  const skip =
-    existsSync(details) && existsSync(summaryTxt)
-      ? false
-      : `no ${name}.details.csv/.print-summary.txt yet: run test/gpu/profile-export.sh test/fixtures/profile/h100 on a GPU machine`;
   describe(`H100 ${name} (one rmsnorm_vec launch)`, () => {
-    it("agrees with ncu --print-summary for every metric", { skip }, async () => {
+    it("agrees with ncu --print-summary for every metric", async () => {
       const p = await loadProfile(details, "ncu");
       assert.equal(p.details.length, 1);
       const { compared, mismatches } = compareWithPrintSummary(
@@ -39,7 +34,7 @@ for (const name of ["rms-vec-basic", "rms-vec-detailed", "rms-vec-full", "rms-ve
       assert.ok(k!.durationNs !== null && k!.achievedOccupancyPct !== null && k!.registersPerThread !== null);
     });
 
-    it("holds what its set promises (roofline and warp stalls need detailed / full)", { skip }, async () => {
+    it("holds what its set promises (roofline and warp stalls need detailed / full)", async () => {
       const p = await loadProfile(details, "ncu");
       const v = profileView(p.details[0]!, p.raw?.[0]);
       if (name.includes("basic")) assert.equal(v.memory.l2HitRatePct, null);

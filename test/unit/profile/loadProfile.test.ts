@@ -8,6 +8,9 @@ import { parseNcuCsv, type NcuDetailsLaunch } from "../../../server/profile/ncuC
 import { parseNcuSource } from "../../../server/profile/ncuSource";
 import { summarize } from "../../../server/profile/ncuSummary";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const FIX = join(__dirname, "../../fixtures/profile");
 

@@ -11,6 +11,9 @@ import {
   NcuError,
 } from "../../../server/profile/ncuCli";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const FIX = join(__dirname, "../../fixtures/profile");
 

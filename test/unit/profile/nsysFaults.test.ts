@@ -11,6 +11,9 @@ import { NsysReportError } from "../../../server/profile/nsysReportDb";
 import { loadNsysSummary } from "../../../server/profile/nsysReportLoad";
 import { summarizeSqlite } from "../../../server/profile/nsysReportSummary";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const FIX = join(__dirname, "../../fixtures/nsys");
 const fresh = (): string => tempDir("ckd-nsys-fault-");

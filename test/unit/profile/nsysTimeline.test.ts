@@ -75,14 +75,13 @@ describe("nsys timeline", () => {
     );
   });
 
-  it("100,000 launches: the whole trace at 1,000 px is a few boxes per pixel, in milliseconds", () => {
+  // How long these queries take is npm run bench:nsys's to print ("visibleBoxes" line), not a test's to bound.
+  it("100,000 launches: the whole trace at 1,000 px is a few boxes per pixel", () => {
     const t = bigTrace();
     const [lane] = timelineLanes(t);
     const end = t.ops.at(-1)!.endNs;
-    const started = performance.now();
     const whole = visibleBoxes(lane!, 0, end, end / 1000);
     const zoom = visibleBoxes(lane!, 250_000_000, 250_050_000, 50); // 50 us at 1,000 px
-    const ms = performance.now() - started;
     assert.ok(whole.length <= 2000, `${whole.length} boxes for 1,000 px`);
     assert.equal(
       whole.reduce((a, b) => a + b.count, 0),
@@ -93,7 +92,6 @@ describe("nsys timeline", () => {
       zoom.map((b) => b.count),
       Array(11).fill(1), // kernels start every 5 us; both ends of the window included
     );
-    assert.ok(ms < 200, `${ms.toFixed(1)} ms`);
     assert.equal(visibleRanges(timelineRanges(t), 250_000_000, 250_050_000).length, 1);
   });
 });

@@ -8,6 +8,9 @@ import {
   smiQuantity,
   NvidiaSmiError,
 } from "../../../server/profile/nvidiaSmi";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const xml = readFileSync(join(__dirname, "../../fixtures/profile/h200-nvidia-smi-q.xml"), "utf8");
 

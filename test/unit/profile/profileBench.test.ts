@@ -11,6 +11,9 @@ import { NcuError } from "../../../server/profile/ncuCli";
 import { BenchProfiler, type BenchProfileOptions } from "../../../server/profile/profileBench";
 import { bench } from "../runner/clientHelpers";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const runnerTests = join(__dirname, "..", "runner");
 

@@ -1,12 +1,13 @@
 import { after, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSummary } from "../../../server/profile/loadProfile";
 import { parseNcuCsv, type NcuDetailsLaunch } from "../../../server/profile/ncuCsv";
 import { summarize } from "../../../server/profile/ncuSummary";
 import { SUMMARY_CACHE_VERSION, summaryCachePath } from "../../../server/profile/summaryCache";
+import { makeReadOnly } from "../../support/readOnly";
 import { tempDir } from "../../support/tempDir";
 
 const FIX = join(__dirname, "../../fixtures/profile");
@@ -116,20 +117,15 @@ describe("the summary kept beside a report: passed over when it cannot serve", (
     assert.ok(statSync(summaryCachePath(report)).isDirectory());
   });
 
-  it(
-    "cannot be written in a read-only folder",
-    { skip: process.getuid?.() === 0 && "root writes anywhere" },
-    async () => {
-      const dir = join(report, "..");
-      chmodSync(dir, 0o555);
-      try {
-        assert.deepEqual(await loadSummary(report, "ncu"), expected);
-        assert.ok(!existsSync(summaryCachePath(report)));
-      } finally {
-        chmodSync(dir, 0o755);
-      }
-    },
-  );
+  it("cannot be written in a read-only folder (as root too: made immutable)", async () => {
+    const undo = await makeReadOnly(join(report, ".."));
+    try {
+      assert.deepEqual(await loadSummary(report, "ncu"), expected);
+      assert.ok(!existsSync(summaryCachePath(report)));
+    } finally {
+      await undo();
+    }
+  });
 
   it("is neither read nor written with cache: false", async () => {
     assert.deepEqual(await loadSummary(report, "ncu", undefined, { cache: false }), expected);

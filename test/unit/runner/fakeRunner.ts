@@ -1,7 +1,7 @@
 // A stand-in for dist/runner.js that misbehaves on request, to test the client's process handling
 // without a GPU. It speaks the real protocol; what it does depends on the method and, for
 // "benchmark", on params.kernel.displayName: ok | answer | crash | hang | hang-ignore-term | sticky |
-// progress.
+// progress | progress-on-signal.
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type {
@@ -72,6 +72,17 @@ lines.on("line", (line) => {
       },
     });
     process.exit(3);
+  }
+  if (mode === "progress-on-signal") {
+    // A progress tick now and one per SIGUSR2 (the test's clock decides when), answering at minSamples.
+    let ticks = 1;
+    send({ id, progress: { phase: "sampling", samples: ticks } });
+    process.on("SIGUSR2", () => {
+      if (++ticks < req.timing.minSamples)
+        return send({ id, progress: { phase: "sampling", samples: ticks } });
+      send({ id, error: { code: "OK", message: `answered after ${ticks} ticks` } });
+    });
+    return;
   }
   if (mode === "progress") {
     // minSamples progress ticks, budgetMs apart, then an answer.

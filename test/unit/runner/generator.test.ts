@@ -1,6 +1,7 @@
 // The host generator (hostData.ts, the runner's fallback where the GPU's cannot load) against
-// native/GENERATOR.md written out independently (test/support/generatorFormula.ts); the GPU's
-// ckd_generate is held to the same reference in test/gpu/gpuData.test.ts.
+// native/GENERATOR.md written out independently (test/support/generatorFormula.ts), and both against
+// values a python3 computation of GENERATOR.md gave; the GPU's ckd_generate is held to the same
+// reference in test/gpu/gpuData.test.ts.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decode, generateValues, initialBytes, seedOf, toBf16Bits } from "../../../native/runner/hostData";
@@ -19,10 +20,44 @@ const inits: Init[] = [
 ];
 
 describe("seeded generation (native/GENERATOR.md)", () => {
-  it("hashes as the reference does, including the golden-ratio step's wrap-around", () => {
-    // Spot values of the reference itself, so a change to it shows too.
-    assert.equal(hashRef(0, 0), 0);
-    assert.equal(hashRef(1, 0), hashRef(0, 0x9e3779b9));
+  it("hashes, and gives randn and uniform values, as an independent python3 computation does", () => {
+    // Computed once with Python's integers and struct's float32 rounding, from GENERATOR.md alone:
+    //   h(s, i): x = (i + s * 0x9E3779B9) % 2**32; x ^= x >> 16; x = x * 0x7FEB352D % 2**32;
+    //            x ^= x >> 15; x = x * 0x846CA68B % 2**32; x ^= x >> 16
+    //   f32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]; u(s, i) = (h(s, i) >> 8) * 2.0**-24
+    //   randn(s, i) = f32(f32(f32(f32(u(s,4i) + u(s,4i+1)) + f32(u(s,4i+2) + u(s,4i+3))) - 2) * f32(1.7320508))
+    //   uniform(lo, hi, s, i) = f32(f32(lo) + f32(f32(f32(hi) - f32(lo)) * u(s, i)))
+    const indices = [0, 1, 2, 1000, 2 ** 32 - 1];
+    const hashes: [seed: number, hashes: number[]][] = [
+      [0, [0, 1753845952, 3507691905, 1407151442, 1734902346]],
+      [1, [33350994, 2672842292, 127880910, 937878766, 2767685996]],
+      [3, [260840893, 4073064065, 2661089526, 833651530, 1885302839]],
+      [123456789, [3014803849, 29045994, 3136274843, 1615420532, 2253716682]],
+      [2 ** 32 - 1, [2127853905, 3847821709, 705888103, 332216086, 903996321]],
+    ];
+    for (const [seed, want] of hashes)
+      assert.deepEqual(
+        indices.map((i) => hashRef(seed, i)),
+        want,
+        `hash(${seed}, i)`,
+      );
+    const bits = (init: Init): string[] =>
+      [...new Uint32Array(new Float32Array(generateValues(init, 4, 3)).buffer)].map(
+        (b) => `0x${b.toString(16).padStart(8, "0")}`,
+      );
+    assert.deepEqual(bits({ kind: "randn" }), ["0x3e28884d", "0xbfc056cb", "0xbf3be289", "0x3ec11474"]);
+    assert.deepEqual(bits({ kind: "randn", seed: 123456789 }), [
+      "0x3ddab298",
+      "0x3dd32531",
+      "0x3f2048a2",
+      "0x3f8c6fc2",
+    ]);
+    assert.deepEqual(bits({ kind: "uniform", low: -2, high: 3 }), [
+      "0xbfd921b8",
+      "0x402f7788",
+      "0x3f8c8880",
+      "0x3ea9ea08",
+    ]);
   });
 
   it("gives every init the reference's float32 values bit for bit", () => {

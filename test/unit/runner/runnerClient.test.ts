@@ -1,6 +1,7 @@
 // The runner client's process handling, against a fake runner that hangs, crashes or faults on
 // request (test/unit/runner/fakeRunner.ts): timeouts, SIGTERM then SIGKILL, sticky-error
-// replacement, the crash-loop bound, cancellation and dispose. No GPU needed.
+// replacement, the crash-loop bound, cancellation and dispose. No GPU needed. Where a test is about
+// how long the client waits, its clock is node:test's mock timers, not real seconds.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +10,9 @@ import { RunnerClient, type RunnerClientOptions } from "../../../native/runner/r
 import { addLaunchObserver, LaunchError, type LaunchEvent } from "../../../server/process/launch";
 import { alive, bench, rejection, waitGone } from "./clientHelpers";
 import { tempDir } from "../../support/tempDir";
+import { allowLaunches } from "../../support/launches";
+
+allowLaunches();
 
 const fakeRunner = join(__dirname, "fakeRunner.ts");
 const fakeNcu = join(__dirname, "fakeNcu.ts");
@@ -28,6 +32,11 @@ async function withClient(
   } finally {
     await c.dispose();
   }
+}
+
+/** `p`'s outcome if it has settled by the next turn of the event loop, else "pending". */
+async function settled<T>(p: Promise<T>): Promise<T | "pending"> {
+  return Promise.race([p, new Promise<"pending">((r) => setImmediate(() => r("pending")))]);
 }
 
 /** Also starts the runner: with a generous timeout, as starting tsx under load takes a while. */
@@ -75,16 +84,46 @@ describe("runner client: timeouts", () => {
       await waitGone(pid);
     }));
 
-  it("keeps a request alive while progress arrives, even past the timeout", () =>
+  it("keeps a request alive while progress arrives, even past the timeout; times out on silence after", (t) =>
     withClient({ timeoutSeconds: 4 }, async (c) => {
+      const pid = await pidOf(c);
       const seen: number[] = [];
-      await pidOf(c);
-      // 10 ticks 600 ms apart: 6 s in all, past the 4 s timeout, never 4 s silent (margin for a loaded CI).
-      const err = await rejection(
-        c.request("benchmark", bench("progress", 10, 600), { onProgress: (p) => seen.push(p.samples) }),
-      );
-      assert.equal(err.code, "OK");
-      assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      let progressed: () => void = () => undefined;
+      const onProgress = (p: { samples: number }): void => {
+        seen.push(p.samples);
+        progressed();
+      };
+      const nextProgress = (): Promise<void> => new Promise((r) => (progressed = r));
+      // The client's clock is mocked; the fake runner ticks once at the start and on each SIGUSR2.
+      t.mock.timers.enable({ apis: ["setTimeout"] });
+      try {
+        // 3.9 s of the clock between ticks, 9 ticks: 35 s in all, never 4 s without progress.
+        let tick = nextProgress();
+        const answered = rejection(c.request("benchmark", bench("progress-on-signal", 10), { onProgress }));
+        for (let i = 1; i < 10; i++) {
+          const first = await Promise.race([tick.then(() => undefined), answered]);
+          assert.equal(first, undefined, `settled before its last tick: ${first?.code} ${first?.message}`);
+          t.mock.timers.tick(3900);
+          tick = nextProgress();
+          process.kill(pid, "SIGUSR2");
+        }
+        assert.equal((await answered).code, "OK");
+        assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        // The same runner, silent after its first tick: at 3.999 s still waiting, at 4 s TIMEOUT.
+        tick = nextProgress();
+        const silent = rejection(c.request("benchmark", bench("progress-on-signal", 10), { onProgress }));
+        await tick;
+        t.mock.timers.tick(3999);
+        assert.equal(await settled(silent), "pending", "still waiting at 3.999 s");
+        t.mock.timers.tick(1);
+        const err = await settled(silent);
+        assert.ok(err !== "pending", "timed out at 4 s");
+        assert.equal(err.code, "TIMEOUT");
+        assert.match(err.message, /no progress for 4 s/);
+      } finally {
+        t.mock.timers.reset();
+      }
+      await waitGone(pid); // polls on the real clock
     }));
 });
 

@@ -1,7 +1,7 @@
 // The Nsight Systems panel's vscode-free parts: the host's timeline data on the real H100 report
-// (lanes, names, extent, windows) and on 101,000 launches (a window stays a few boxes per pixel and
-// is answered in milliseconds), the message guards, and how a report's kernel finds its source and
-// its ncu filter.
+// (lanes, names, extent, windows) and on 101,000 launches (a window stays a few boxes per pixel; how
+// fast it is answered, npm run bench:nsys prints), the message guards, and how a report's kernel
+// finds its source and its ncu filter.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -41,7 +41,7 @@ describe("the Nsight Systems panel's timeline data", () => {
     assert.ok(fine.ranges.some((x) => x.name === "step"));
   });
 
-  it("answers a window of 101,000 launches with a few boxes per pixel, in milliseconds", () => {
+  it("answers a window of 101,000 launches with a few boxes per pixel", () => {
     const ops: NsysGpuOp[] = Array.from({ length: 101_000 }, (_, i) => ({
       kind: "kernel",
       startNs: i * 5000,
@@ -56,7 +56,6 @@ describe("the Nsight Systems panel's timeline data", () => {
     const trace: NsysTrace = { ops, calls: [], ranges: [], gpus: [] };
     const data = new NsysTimelineData(trace);
     const r = data.report(summarizeTrace("x", trace), "x", "x", null);
-    const t = performance.now();
     const w = data.window({
       type: "window",
       id: 1,
@@ -64,9 +63,7 @@ describe("the Nsight Systems panel's timeline data", () => {
       t1: r.endNs,
       nsPerPixel: (r.endNs - r.startNs) / 1500,
     });
-    const ms = performance.now() - t;
     assert.ok(w.boxes[0]!.length <= 2 * 1500 + 2, `${w.boxes[0]!.length} boxes`);
-    assert.ok(ms < 500, `${ms} ms`);
   });
 });
 
