@@ -100,7 +100,7 @@ export class CudaParser {
   private parseOnce(input: string, oldTree: Tree | null, deadline: number): Tree | undefined {
     // Returning true from the progress callback cancels the parse (the .d.ts types it as void).
     const progressCallback = (): boolean => performance.now() > deadline;
-    const tree = this.parser.parse(input, oldTree, { progressCallback });
+    const tree = this.parser.parse(chunksOf(input), oldTree, { progressCallback });
     if (!tree) {
       // A cancelled parse would otherwise resume on the next call with other text.
       this.parser.reset();
@@ -108,6 +108,24 @@ export class CudaParser {
     }
     return tree;
   }
+}
+
+/** UTF-16 code units handed to the parser at a time: fewer than web-tree-sitter's buffer holds (5,119). */
+const CHUNK = 4096;
+
+/**
+ * `text` as the parser reads it, a chunk at a time from where it asks, each ending on a whole code point.
+ * Given a string, web-tree-sitter cuts it every 5,119 code units wherever that falls: an emoji across
+ * a cut was read as two broken halves, and since an incremental reparse asks from other places than a
+ * fresh parse, the two read the same text differently.
+ */
+function chunksOf(text: string): (index: number) => string {
+  return (index) => {
+    let end = index + CHUNK;
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--;
+    return text.slice(index, end);
+  };
 }
 
 /** Reparses of recoverAsFresh before it gives up reuse altogether. */

@@ -94,6 +94,20 @@ test("an edit that breaks the syntax: the reparse recovers as a fresh parse does
   doc.dispose();
 });
 
+test("an emoji across web-tree-sitter's 5,119-unit input cut is read as one character", async () => {
+  const parser = await cudaParser();
+  // Code points where the cuts of a string input fall (every 5,119 UTF-16 units): the lexer read the two
+  // halves of the pair as broken characters, and a reparse, asking for text from other places, did not.
+  for (const at of [5118, 10237]) {
+    const head = `void f() {\n${"  int a;\n".repeat(1300)}`.slice(0, at - 9);
+    const text = `${head}\nint x = 😀;\n}\n`;
+    assert.equal(text.indexOf("😀"), at);
+    const tree = parser.parse(text)!;
+    assert.match(tree.rootNode.toString(), /UNEXPECTED 128512/, `emoji at ${at}`);
+    tree.delete();
+  }
+});
+
 test("several changes in one update apply in order", async () => {
   const parser = await cudaParser();
   const doc = new LintDocument(parser, KERNEL);
