@@ -151,8 +151,9 @@ for (const seed of SEEDS)
       await lsp.conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
     }
     // The comparisons mean something only if the edited file kept findings to compare, and the edits
-    // were back to back only if the server linted runs of them (fewer lints than edits).
+    // were back to back only if the server linted runs of them: fewer lints than edits (about one in
+    // eleven here; one per edit would mean the test waited for each).
     assert.ok(findings > bursts, `${findings} findings in ${bursts + 1} comparisons`);
     const lints = lsp.publishes.get(uri) ?? 0;
-    assert.ok(lints < EDITS / 2, `${lints} lints for ${EDITS + 1} edits`);
+    assert.ok(lints < EDITS, `${lints} lints for ${EDITS + 1} edits`);
   });
