@@ -1,7 +1,8 @@
-// Loads web-tree-sitter and the tree-sitter-cuda grammar once per process, and parses with a time bound.
+// Loads web-tree-sitter and the tree-sitter-cuda grammar once per process, and parses with a time bound;
+// a reparse of an edited tree gives the tree a fresh parse of the text would (recoverAsFresh).
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Edit, Language, Parser, type Point, type Tree } from "web-tree-sitter";
+import { Edit, Language, Parser, type Node, type Point, type Tree } from "web-tree-sitter";
 
 const GRAMMAR = "tree-sitter-cuda.wasm";
 const RUNTIME = "web-tree-sitter.wasm";
@@ -43,14 +44,63 @@ export class CudaParser {
   }
 
   /**
-   * Parses `text`, reusing `oldTree` (already `edit`ed to match `text`) when given. Returns
-   * undefined when parsing ran past `timeoutMs`: the caller reports that instead of linting.
+   * Parses `text`, reusing `oldTree` (already `edit`ed to match `text`) when given, into the tree a fresh
+   * parse of `text` gives (see recoverAsFresh). Returns undefined when parsing ran past `timeoutMs`: the
+   * caller reports that instead of linting. `oldTree` may be edited further here.
    */
   parse(text: string, oldTree?: Tree | null, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS): Tree | undefined {
     const deadline = performance.now() + timeoutMs;
+    const input = blankUnknownAttributes(text);
+    if (!oldTree) return this.parseOnce(input, null, deadline);
+    return this.recoverAsFresh(input, oldTree, deadline);
+  }
+
+  /**
+   * Tree-sitter's error recovery depends on the subtrees an incremental parse reuses: after an edit that
+   * breaks the syntax, the reparse can read the broken code otherwise than a fresh parse of the same
+   * text (a block kept as a block where a fresh parse reads it into an error), and the lints with it.
+   * So no top-level item that holds a syntax error is reused: those of the old tree are marked as edited
+   * before the reparse, those of the new tree that were not are marked and parsed again, until every
+   * item with an error was parsed without reuse. Items without one are reused as before (an error-free
+   * parse does not depend on reuse). Typing in a file without errors costs one reparse, as before.
+   */
+  private recoverAsFresh(input: string, oldTree: Tree, deadline: number): Tree | undefined {
+    // The items marked in the old tree: parsed without reuse.
+    const unreused: ItemRange[] = [];
+    const markEdited = (items: ItemRange[]): void => {
+      for (const item of items) {
+        oldTree.edit(
+          new Edit({
+            startIndex: item.startIndex,
+            oldEndIndex: item.endIndex,
+            newEndIndex: item.endIndex,
+            startPosition: item.startPosition,
+            oldEndPosition: item.endPosition,
+            newEndPosition: item.endPosition,
+          }),
+        );
+        unreused.push(item);
+      }
+    };
+    markEdited(itemsWithErrors(oldTree));
+    for (let round = 0; ; round++) {
+      const tree = this.parseOnce(input, oldTree, deadline);
+      if (!tree) return undefined;
+      const reused = itemsWithErrors(tree).filter(
+        (r) => !unreused.some((u) => u.startIndex <= r.startIndex && r.endIndex <= u.endIndex),
+      );
+      if (reused.length === 0) return tree;
+      tree.delete();
+      // The errors moved again and again: nothing reused.
+      if (round === MAX_RECOVERY_ROUNDS) return this.parseOnce(input, null, deadline);
+      markEdited(reused);
+    }
+  }
+
+  private parseOnce(input: string, oldTree: Tree | null, deadline: number): Tree | undefined {
     // Returning true from the progress callback cancels the parse (the .d.ts types it as void).
     const progressCallback = (): boolean => performance.now() > deadline;
-    const tree = this.parser.parse(blankUnknownAttributes(text), oldTree ?? null, { progressCallback });
+    const tree = this.parser.parse(chunksOf(input), oldTree, { progressCallback });
     if (!tree) {
       // A cancelled parse would otherwise resume on the next call with other text.
       this.parser.reset();
@@ -58,6 +108,53 @@ export class CudaParser {
     }
     return tree;
   }
+}
+
+/** UTF-16 code units handed to the parser at a time: fewer than web-tree-sitter's buffer holds (5,119). */
+const CHUNK = 4096;
+
+/**
+ * `text` as the parser reads it, a chunk at a time from where it asks, each ending on a whole code point.
+ * Given a string, web-tree-sitter cuts it every 5,119 code units wherever that falls: an emoji across
+ * a cut was read as two broken halves, and since an incremental reparse asks from other places than a
+ * fresh parse, the two read the same text differently.
+ */
+function chunksOf(text: string): (index: number) => string {
+  return (index) => {
+    let end = index + CHUNK;
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--;
+    return text.slice(index, end);
+  };
+}
+
+/** Reparses of recoverAsFresh before it gives up reuse altogether. */
+const MAX_RECOVERY_ROUNDS = 4;
+
+interface ItemRange {
+  startIndex: number;
+  endIndex: number;
+  startPosition: Point;
+  endPosition: Point;
+}
+
+/**
+ * Where the top-level items of `tree` holding a syntax error are (the whole tree if the error is at its
+ * top): copied out, since a node reads its positions from its tree, which is deleted or edited next.
+ */
+function itemsWithErrors(tree: Tree): ItemRange[] {
+  const root = tree.rootNode;
+  if (!root.hasError) return [];
+  const out: ItemRange[] = [];
+  const copy = (n: Node): ItemRange => ({
+    startIndex: n.startIndex,
+    endIndex: n.endIndex,
+    startPosition: n.startPosition,
+    endPosition: n.endPosition,
+  });
+  // `children` reads them in one call (child(i) walks from the first child each time).
+  for (const item of root.children) if (item.hasError) out.push(copy(item));
+  return out.length > 0 ? out : [copy(root)];
 }
 
 /**

@@ -26,6 +26,8 @@ export interface LspSession {
   proc: ChildProcess;
   /** Latest diagnostics per URI, with the version they were computed for. */
   diagnostics: Map<string, PublishDiagnosticsParams>;
+  /** How many times diagnostics were published per URI. */
+  publishes: Map<string, number>;
   targets: Map<string, TargetsParams>;
   /** The server's health notifications, in order. */
   status: ServerStatusParams[];
@@ -72,6 +74,7 @@ export async function startLsp(opts: LspOptions = {}): Promise<LspSession> {
     conn,
     proc,
     diagnostics: new Map(),
+    publishes: new Map(),
     targets: new Map(),
     status: [],
     settings: opts.settings ?? {},
@@ -122,6 +125,7 @@ export async function startLsp(opts: LspOptions = {}): Promise<LspSession> {
   proc.stderr.on("data", (d: Buffer) => session.stderr.push(d.toString()));
   conn.onNotification("textDocument/publishDiagnostics", (p: PublishDiagnosticsParams) => {
     session.diagnostics.set(p.uri, p);
+    session.publishes.set(p.uri, (session.publishes.get(p.uri) ?? 0) + 1);
     for (const w of [...waiting]) w(p);
   });
   conn.onNotification(serverStatusNotification, (p) => {

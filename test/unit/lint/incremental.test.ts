@@ -1,8 +1,8 @@
 // Incremental linting (server/lint/incremental.ts): after every edit, the findings of a document that
 // relints only the touched definitions must equal those of a whole-file lint of the same tree. (The
-// same tree: after destructive edits tree-sitter's incremental reparse may recover from errors
-// differently than a fresh parse, which is the parser's business, not the windowing's.) Targeted cases
-// of facts one definition reads from another are in relintRules.test.ts.
+// same tree: that the reparse recovers from errors as a fresh parse does is the parser's business,
+// tested in parser.test.ts and, end to end, in test/integration/incrementalSync.test.ts.) Targeted
+// cases of facts one definition reads from another are in relintRules.test.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { prng } from "../fuzz/mutate";

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Node, Tree } from "web-tree-sitter";
-import { LintDocument } from "../../../server/lint/lintDocument";
+import { LintDocument, lintSource } from "../../../server/lint/lintDocument";
 import { blankUnknownAttributes, cudaParser } from "../../../server/lint/parser";
-import { edited } from "./editing";
+import { rules } from "../../../server/rules/index";
+import { edited, lines } from "./editing";
 
 /** The tree as text with every node's position, so trees from different parse paths can be compared. */
 function shape(tree: Tree): string {
@@ -59,6 +60,52 @@ test("an incrementally reparsed tree equals a fresh parse, through edits with no
     fresh.delete();
   }
   doc.dispose();
+});
+
+// Deleting `if (n` leaves `% 4 == 0) {...} else {...}`: a fresh parse reads the else block as a compound
+// literal inside an error, while tree-sitter's incremental reparse, reusing the old tree's blocks, reads
+// them as blocks (its error recovery depends on what it reuses). Live findings followed the reuse: the
+// two launches were not missing their check, where the CLI said they were.
+const BRANCHES = `template <typename T> __global__ void k(T* y) {}
+void f(float* y, int n) {
+  if (n % 4 == 0) {
+    k<float><<<1, 64>>>(y);
+  } else {
+    k<float><<<1, 2048>>>(y);
+  }
+  cudaGetLastError();
+}
+`;
+
+test("an edit that breaks the syntax: the reparse recovers as a fresh parse does, and lints alike", async () => {
+  const parser = await cudaParser();
+  const at = BRANCHES.indexOf("if (n");
+  const next = edited(BRANCHES, at, at + "if (n".length, "");
+  const doc = new LintDocument(parser, BRANCHES);
+  const opts = { fileName: "branches.cu", targets: [75, 90], rules };
+  doc.lint(opts);
+  doc.update(next.text, [next.change]);
+  const live = doc.lint(opts);
+  assert.ok(live.kind === "linted");
+  assert.deepEqual(lines(live.findings), lines(await lintSource(next.text, opts)));
+  const fresh = parser.parse(next.text)!;
+  assert.equal(shape(doc.syntaxTree() as Tree), shape(fresh));
+  fresh.delete();
+  doc.dispose();
+});
+
+test("an emoji across web-tree-sitter's 5,119-unit input cut is read as one character", async () => {
+  const parser = await cudaParser();
+  // Code points where the cuts of a string input fall (every 5,119 UTF-16 units): the lexer read the two
+  // halves of the pair as broken characters, and a reparse, asking for text from other places, did not.
+  for (const at of [5118, 10237]) {
+    const head = `void f() {\n${"  int a;\n".repeat(1300)}`.slice(0, at - 9);
+    const text = `${head}\nint x = 😀;\n}\n`;
+    assert.equal(text.indexOf("😀"), at);
+    const tree = parser.parse(text)!;
+    assert.match(tree.rootNode.toString(), /UNEXPECTED 128512/, `emoji at ${at}`);
+    tree.delete();
+  }
 });
 
 test("several changes in one update apply in order", async () => {
