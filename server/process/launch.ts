@@ -89,7 +89,12 @@ export interface ForkOptions {
  * Restricted Mode too.
  */
 export function forkOwnScript(script: string, o: ForkOptions): ChildProcess {
-  notifyLaunchObservers({ tool: o.tool, command: process.execPath, args: [...o.execArgv, script], outcome: "started" });
+  notifyLaunchObservers({
+    tool: o.tool,
+    command: process.execPath,
+    args: [...o.execArgv, script],
+    outcome: "started",
+  });
   return fork(script, [], {
     execArgv: o.execArgv,
     // Inside Electron (the VS Code extension host) process.execPath is Electron: run it as node.
