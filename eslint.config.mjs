@@ -19,6 +19,7 @@ export default tseslint.config(
       "node_modules/**",
       "native/build/**",
       ".tools/**",
+      ".device/**",
       "examples/**",
       "test/fixtures/corpus/**",
       "test-results/**",
