@@ -6,7 +6,14 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from "sql.js";
 import { NsysReportError } from "./nsysReportError";
-import { assertDeclared, checkColumns, plainTables, type ColumnInfo, type SchemaEntry } from "./nsysSchema";
+import {
+  assertDeclared,
+  checkColumns,
+  NSYS_READS,
+  plainTables,
+  type ColumnInfo,
+  type SchemaEntry,
+} from "./nsysSchema";
 
 const WASM = "sql-wasm.wasm";
 
@@ -142,7 +149,21 @@ export class NsysDb {
     if (!this.tables.has(table)) throw new Error(`${table} is not a checked table of ${this.file}`);
     assertDeclared(table, columns);
     const sql = `SELECT ${columns.join(", ")} FROM ${table}${where ? ` WHERE ${where}` : ""}`;
-    const n = this.rows(`${sql} LIMIT ${this.maxRows + 1}`, row, this.maxRows);
+    // A column declared INTEGER still stores what a row puts there (SQLite's types are per value): text
+    // in a time column would read as NaN ns. nsys writes integers (or NULL) there: anything else is damage.
+    const ints = columns.flatMap((c, k) => (NSYS_READS[table]![c] === "INTEGER" ? [k] : []));
+    const checked = (values: SqlValue[]): void => {
+      for (const k of ints) {
+        const v = values[k];
+        if (v !== null && v !== undefined && typeof v !== "number" && typeof v !== "bigint")
+          throw new NsysReportError(
+            `${this.file} is damaged: ${table}.${columns[k]} holds ${typeof v === "string" ? "text" : "a blob"} where nsys writes an integer`,
+            "DAMAGED",
+          );
+      }
+      row(values);
+    };
+    const n = this.rows(`${sql} LIMIT ${this.maxRows + 1}`, checked, this.maxRows);
     if (n > this.maxRows)
       throw new NsysReportError(
         `${this.file}: ${table} has more than ${this.maxRows.toLocaleString("en-US")} rows: not read`,

@@ -18,7 +18,7 @@ import {
 import { readSqlite, summarizeSqlite } from "../../../server/profile/nsysReportSummary";
 import { runCli } from "../../support/cliRun";
 import { tempDir } from "../../support/tempDir";
-import { HOSTILE, writeHostile, type HostileName } from "./nsysHostileExports";
+import { HOSTILE, writeExport, writeHostile, type HostileName } from "./nsysHostileExports";
 
 const FIX = join(__dirname, "../../fixtures/nsys");
 const STEP = join(FIX, "step.sqlite");
@@ -125,6 +125,20 @@ describe("nsys reader process: the real export, budgets, cancel", () => {
     });
     await assert.rejects(done, code("CANCELLED", /cancelled/));
     assertGone(pid);
+  });
+});
+
+describe("nsys exports holding values nsys does not write: damaged", () => {
+  it("text in an integer column (a kernel's start time): DAMAGED, and the CLI exits 1 (issue 26, item 7)", async () => {
+    const file = await writeExport(dir, "text-in-time", "step", [
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'soon' WHERE rowid IN (SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1)",
+    ]);
+    const why = /CUPTI_ACTIVITY_KIND_KERNEL\.start holds text where nsys writes an integer/;
+    await assert.rejects(summarize(file).done, code("DAMAGED", why));
+    const r = runCli({ cwd: dir }, "nsys", "summarize", file);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, why);
+    assert.doesNotMatch(r.stdout, /NaN/);
   });
 });
 

@@ -99,11 +99,21 @@ function replaceStrings(value: string, copy: string): string[] {
 
 /** Writes the hostile export NAME into DIR; returns its path. */
 export async function writeHostile(dir: string, name: HostileName): Promise<string> {
-  const SQL = await initSqlJs({ locateFile: () => sqlWasmPath() });
   const b = BUILD[name];
-  const db: Database = b.from === "new" ? new SQL.Database() : new SQL.Database(readFileSync(STEP));
+  return writeExport(dir, name, b.from, b.sql);
+}
+
+/** Writes NAME.sqlite into DIR: an empty database ("new") or step.sqlite, after the statements SQL. */
+export async function writeExport(
+  dir: string,
+  name: string,
+  from: "new" | "step",
+  sql: string[],
+): Promise<string> {
+  const SQL = await initSqlJs({ locateFile: () => sqlWasmPath() });
+  const db: Database = from === "new" ? new SQL.Database() : new SQL.Database(readFileSync(STEP));
   try {
-    for (const s of b.sql) db.run(s);
+    for (const s of sql) db.run(s);
     const file = join(dir, `${name}.sqlite`);
     writeFileSync(file, db.export());
     return file;
