@@ -57,11 +57,31 @@ export function parseExpr(ts: TokenStream): Expr {
 
 type BinOp = Extract<Expr, { kind: "bin" }>["op"];
 
+/**
+ * How deep an expression may nest (parentheses, calls, signs, and the operators of one chain, which make a
+ * left-deep tree): a spec is a line a person writes, and the parser and evaluator recurse once per level,
+ * so a 100,000-deep expression is an error at its place, not a stack overflow.
+ */
+const MAX_NESTING = 256;
+let nesting = 0;
+
+/** Runs `parse` one level deeper; a SpecError at `at` past MAX_NESTING. */
+function deeper<T>(at: Token, levels: number, parse: () => T): T {
+  if (nesting + levels > MAX_NESTING)
+    throw new SpecError(`the expression nests deeper than ${MAX_NESTING} levels`, at.span);
+  nesting += levels;
+  try {
+    return parse();
+  } finally {
+    nesting -= levels;
+  }
+}
+
 /** One precedence level: left-associative `operand (op operand)*` for the operators given. */
 function parseBinary(ts: TokenStream, ops: readonly BinOp[], operand: (ts: TokenStream) => Expr): Expr {
   let left = operand(ts);
-  while (ops.some((op) => ts.isPunct(op))) {
-    const op = ts.next()!.text as BinOp;
+  for (let chain = 1; ops.some((op) => ts.isPunct(op)); chain++) {
+    const op = deeper(ts.peek()!, chain, () => ts.next()!).text as BinOp;
     const right = operand(ts);
     left = { kind: "bin", op, left, right, span: joinSpans(left.span, right.span) };
   }
@@ -84,7 +104,7 @@ function parseProduct(ts: TokenStream): Expr {
 function parseUnary(ts: TokenStream): Expr {
   if (ts.isPunct("-") || ts.isPunct("+")) {
     const sign = ts.next()!;
-    const operand = parseUnary(ts);
+    const operand = deeper(sign, 1, () => parseUnary(ts));
     return sign.text === "-" ? { kind: "neg", operand, span: joinSpans(sign.span, operand.span) } : operand;
   }
   return parsePrimary(ts);
@@ -105,10 +125,10 @@ function parsePrimary(ts: TokenStream): Expr {
       ts.next();
       const args: Expr[] = [];
       if (!ts.isPunct(")")) {
-        args.push(parseExpr(ts));
+        args.push(deeper(t, 1, () => parseExpr(ts)));
         while (ts.isPunct(",")) {
           ts.next();
-          args.push(parseExpr(ts));
+          args.push(deeper(t, 1, () => parseExpr(ts)));
         }
       }
       const close = ts.expectPunct(")", `to close ${t.text}(`);
@@ -125,7 +145,7 @@ function parsePrimary(ts: TokenStream): Expr {
   }
   if (t.kind === "punct" && t.text === "(") {
     ts.next();
-    const inner = parseExpr(ts);
+    const inner = deeper(t, 1, () => parseExpr(ts));
     ts.expectPunct(")");
     return inner;
   }

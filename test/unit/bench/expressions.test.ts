@@ -77,3 +77,22 @@ test("evaluateInt enforces integers and ranges", () => {
     /block.x is 2048, above the maximum 1024/,
   );
 });
+
+test("an expression nested past 256 levels is an error at its place, not a stack overflow (issue 26, item 7)", () => {
+  const deep = (n: number) => `${"(".repeat(n)}1${")".repeat(n)}`;
+  assert.equal(ev(deep(200)), 1);
+  assert.equal(ev(`${"-".repeat(200)}1`), 1);
+  for (const text of [
+    deep(100_000),
+    Array(100_000).fill("1").join("+"),
+    `${"-".repeat(100_000)}1`,
+    `min(${deep(300)})`,
+  ]) {
+    assert.throws(
+      () => parseExpressionString(text),
+      (e: unknown) =>
+        e instanceof SpecError && /nests deeper than 256 levels/.test(e.message) && e.span.startColumn > 0,
+      text.slice(0, 20),
+    );
+  }
+});
