@@ -1,10 +1,10 @@
 // A real VS Code (code-server) with the packaged extension installed, for UI tests and `npm start`.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execFileSync } from "node:child_process";
+import { tempDir } from "./tempDir";
 
 export const repoRoot = resolve(__dirname, "../..");
 export const codeServerBin = join(repoRoot, ".tools/code-server/node_modules/.bin/code-server");
@@ -72,7 +72,7 @@ export function installExtension(extensionsDir: string): void {
 
 /** A scratch copy of a folder, so tests that edit files never touch the repository. */
 export function scratchCopy(folder: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "ckd-ws-"));
+  const dir = tempDir("ckd-ws-");
   cpSync(folder, dir, { recursive: true });
   return dir;
 }
@@ -94,8 +94,11 @@ async function waitHealthy(url: string, proc: ChildProcess, timeoutMs: number): 
 
 export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
   const port = opts.port ?? (await freePort());
-  const userDataDir = mkdtempSync(join(tmpdir(), "ckd-user-"));
+  // Removed when the test process exits, with code-server's own temporary files (its IPC and git sockets)
+  // in a TMPDIR inside it: the suite leaves nothing in the temp folder.
+  const userDataDir = tempDir("ckd-user-");
   mkdirSync(join(userDataDir, "User"), { recursive: true });
+  mkdirSync(join(userDataDir, "tmp"));
   writeFileSync(
     join(userDataDir, "User/settings.json"),
     JSON.stringify({ ...defaultSettings, ...opts.settings }, null, 2),
@@ -120,7 +123,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
   const proc = spawn(codeServerBin, args, {
     stdio: opts.inheritOutput ? "inherit" : "ignore",
     detached: true,
-    env: { ...process.env, CS_DISABLE_GETTING_STARTED_OVERRIDE: "1" },
+    env: { ...process.env, CS_DISABLE_GETTING_STARTED_OVERRIDE: "1", TMPDIR: join(userDataDir, "tmp") },
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, proc, 60_000);

@@ -4,8 +4,8 @@
 // and the lints still work. After trust is granted, compiling runs the machine's nvcc, never the
 // workspace's script, because those settings are machine-scoped.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { tempDir } from "../support/tempDir";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { openFile, runCommand, screenshot, withFailureScreenshot } from "../support/browser";
@@ -13,7 +13,7 @@ import { repoRoot, scratchCopy } from "../support/codeServer";
 import { startUiSession, type UiSession } from "../support/uiSession";
 
 let ui: UiSession;
-const marker = join(mkdtempSync(join(tmpdir(), "ckd-trust-marker-")), "script-ran");
+const marker = join(tempDir("ckd-trust-marker-"), "script-ran");
 
 before(async () => {
   const workspace = scratchCopy(join(repoRoot, "examples"));

@@ -2,8 +2,8 @@
 // definitions, and the function bodies read from text for them (source/functionBodies.ts).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { tempDir } from "../../support/tempDir";
 import { join } from "node:path";
 import { BUILTIN_CHECKS, launchChecks } from "../../../server/analysis/launches/launchChecks";
 import { functionBodies } from "../../../server/analysis/source/functionBodies";
@@ -79,7 +79,7 @@ int main() { return 0; }
     assert.match(mlc[0]!.message, /Check cudaGetLastError\(\) after it\.$/);
   });
   it("a project header's check function counts in the file that includes it", async () => {
-    const root = mkdtempSync(join(tmpdir(), "ckd-checks-"));
+    const root = tempDir("ckd-checks-");
     writeFileSync(
       join(root, "cuda_utils.h"),
       "inline void check_cuda_error(const char* f, int l) {\n  cudaError_t e = cudaGetLastError();\n  if (e != cudaSuccess) abort();\n}\n",

@@ -3,8 +3,8 @@
 // project headers' #defines (preprocess.ts, through the lint's dead-code filter).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { tempDir } from "../../support/tempDir";
 import { join } from "node:path";
 import { evaluate, type MacroInfo } from "../../../server/analysis/preprocessor/condition";
 import { isHipSwitchName, type MacroEnv, type Pass } from "../../../server/analysis/preprocessor/macroEnv";
@@ -202,7 +202,7 @@ __global__ void k(float* x) {
     return found.filter((f) => f.rule === "deprecated-shuffle").map((f) => f.span.startLine);
   }
   it("a header's HIP-only and zero switches turn the arms off; without the header both are linted", async () => {
-    const root = mkdtempSync(join(tmpdir(), "ckd-pre-"));
+    const root = tempDir("ckd-pre-");
     writeFileSync(
       join(root, "compat.h"),
       "#ifndef COMPAT_H\n#define COMPAT_H\n#if defined(__HIP_PLATFORM_AMD__)\n#define WIDE_WAVES 1\n#endif\n#define SHUFFLE_DEBUG 0\n#endif\n",
@@ -212,7 +212,7 @@ __global__ void k(float* x) {
     assert.deepEqual(await shuffleLines("compat.h", join(root, "missing", "k.cu")), [4, 7]);
   });
   it("a header's switch set to 1 keeps its arm", async () => {
-    const root = mkdtempSync(join(tmpdir(), "ckd-pre-"));
+    const root = tempDir("ckd-pre-");
     writeFileSync(join(root, "compat.h"), "#pragma once\n#define SHUFFLE_DEBUG 1\n");
     clearHeaderCache();
     assert.deepEqual(await shuffleLines("compat.h", join(root, "k.cu")), [4, 7]);
