@@ -2,8 +2,8 @@
 // from .cuda-kernel-dev.toml, and re-reads them when the client reports a changed file; lint.enable
 // turns it all off.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tempDir } from "../support/tempDir";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -24,7 +24,7 @@ let root: string;
 let uri: string;
 
 before(async () => {
-  root = mkdtempSync(join(tmpdir(), "ckd-ws-"));
+  root = tempDir("ckd-ws-");
   mkdirSync(join(root, "csrc"));
   writeFileSync(
     join(root, "build.toml"),
