@@ -11,8 +11,7 @@ import {
   type HalfPointer,
 } from "../analysis/access/halfPointers";
 import { vectorizesIn } from "../analysis/access/vectorizes";
-import { exchangesAcrossWarp } from "../analysis/access/warpExchange";
-import { ownFacts } from "../analysis/launches/launchers";
+import { deviceBodies, exchangesAcrossWarp } from "../analysis/access/warpExchange";
 import { usesOf } from "../lint/dependencies";
 import { codeSlice } from "../analysis/source/codeText";
 import { declEnv, type DeclEnv } from "../analysis/types/declEnv";
@@ -92,8 +91,9 @@ function reportAccesses(
   const streams = placed.some((p) => p.loop && p.shape !== "broadcast" && !reported.has(p.key));
   // A function whose threads exchange values across the warp: each lane's element is its item (a top-k).
   const exchanges = (): boolean =>
-    exchangesAcrossWarp(code, [ownFacts(idx).functions, env.headerFunctions], (name) =>
-      idx.reads(usesOf(name)),
+    exchangesAcrossWarp(
+      code,
+      deviceBodies(idx, env.headerFunctions, (name) => idx.reads(usesOf(name))),
     );
   if (streams || (placed.some((p) => !p.loop) && exchanges())) reported.add(-1);
   for (const { sub, name, pointer, loop, key, shape } of placed) {
