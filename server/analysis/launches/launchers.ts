@@ -6,10 +6,9 @@
 // name (overloads share one). Also the file's own macros and function bodies, read from its text once per
 // run (the definitions a file's check candidates are followed through). Cannot see: calls through
 // pointers, functions over MAX_BODY characters (functionBodies.ts), definitions in other files.
-import { codeOnly } from "../source/codeText";
 import { NOT_FUNCTIONS } from "../source/functionBodies";
 import type { FileIndex } from "../source/fileIndex";
-import { sourceFacts, type SourceFacts } from "../preprocessor/projectHeaders";
+import { ownFacts } from "../preprocessor/projectHeaders";
 
 /** How many called names a search follows before it gives up (the caller then depends on the whole file). */
 export const MAX_CALLED = 64;
@@ -89,11 +88,6 @@ export function launchingNames(definitions: ReadonlyMap<string, string>): Set<st
         launching.push(caller);
       }
   return out;
-}
-
-/** The file's own macros and function bodies, read from its whole text once per run. */
-export function ownFacts(idx: FileIndex): SourceFacts {
-  return idx.shared("ownSourceFacts", () => sourceFacts(idx.text, codeOnly(idx.text)));
 }
 
 /** Definitions by name, the bodies of one name joined (one that launches makes the name launch). */

@@ -8,7 +8,7 @@
 // fact, recorded as `context:decls`: declEnv.ts).
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "../source/fileIndex";
-import { ownFacts } from "./launchers";
+import { ownFacts } from "../preprocessor/projectHeaders";
 import { logicalLine } from "./ownChecks";
 
 /** A macro whose body launches a kernel with no check after the launch. */

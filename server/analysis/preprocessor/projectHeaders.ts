@@ -11,6 +11,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { codeOnly } from "../source/codeText";
+import type { FileIndex } from "../source/fileIndex";
 import { directiveLines, type DirectiveLine } from "./directiveLines";
 import { functionBodies } from "../source/functionBodies";
 import { aliasDefs } from "../types/aliasScopes";
@@ -89,6 +90,11 @@ export function sourceFacts(text: string, code: string): SourceFacts {
     functions: functionBodies(code),
     constructors: constructors(code),
   };
+}
+
+/** The file's own facts (macros, function bodies, constructors…), read from its whole text once per run. */
+export function ownFacts(idx: FileIndex): SourceFacts {
+  return idx.shared("ownSourceFacts", () => sourceFacts(idx.text, codeOnly(idx.text)));
 }
 
 /**

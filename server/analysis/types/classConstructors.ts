@@ -5,7 +5,7 @@
 // over the file again, and the headers' part records the whole-file context declEnv reads.
 import type { LintContext } from "../../rules/rule";
 import { usesOf } from "../../lint/dependencies";
-import { ownFacts } from "../launches/launchers";
+import { ownFacts } from "../preprocessor/projectHeaders";
 import { FileIndex } from "../source/fileIndex";
 import type { Constructor } from "./constructors";
 import { declEnv } from "./declEnv";

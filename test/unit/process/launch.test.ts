@@ -20,6 +20,15 @@ import { allowLaunches } from "../../support/launches";
 import { tempDir } from "../../support/tempDir";
 
 const dir = tempDir("ckd-launch-");
+
+/** A script that touches a marker file when it runs: a launch that was refused leaves no marker. */
+function markerScript(name: string): { marker: string; script: string } {
+  const marker = join(dir, name);
+  const script = join(dir, `writes-${name}.sh`);
+  writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\n`);
+  chmodSync(script, 0o755);
+  return { marker, script };
+}
 after(() => rmSync(dir, { recursive: true, force: true }));
 allowLaunches();
 afterEach(allowLaunches);
@@ -178,10 +187,7 @@ describe("launcher: policy and observers", () => {
   });
 
   it("a denying policy starts nothing and says why", async () => {
-    const marker = join(dir, "marker-policy");
-    const script = join(dir, "writes-marker.sh");
-    writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\n`);
-    chmodSync(script, 0o755);
+    const { marker, script } = markerScript("marker-policy");
     const seen: LaunchEvent[] = [];
     const stop = addLaunchObserver((e) => seen.push(e));
     setLaunchPolicy((req) => `${req.tool} is not run in an untrusted workspace`);
@@ -219,10 +225,7 @@ describe("launcher: policy and observers", () => {
 
 describe("launcher: the policy, whichever copy asks", () => {
   it("with no policy installed, every launch is refused with DENIED and nothing starts", async () => {
-    const marker = join(dir, "marker-no-policy");
-    const script = join(dir, "writes-marker-no-policy.sh");
-    writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\n`);
-    chmodSync(script, 0o755);
+    const { marker, script } = markerScript("marker-no-policy");
     const seen: LaunchEvent[] = [];
     const stop = addLaunchObserver((e) => seen.push(e));
     setLaunchPolicy(undefined);
