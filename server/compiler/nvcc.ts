@@ -1,10 +1,11 @@
 // Finding and running nvcc: the executable (setting, PATH, /usr/local/cuda/bin), the project's flags
 // (settings or compile_commands.json), and one run with an argument array, a timeout and cancellation.
-import { constants, existsSync, readFileSync } from "node:fs";
+import { constants, existsSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { devNull } from "node:os";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { LaunchError, runProcess } from "../process/launch";
+import { commandArgs, forEachCompileCommand } from "../util/compileCommands";
 import { errorMessage } from "../util/errorMessage";
 
 export class NvccNotFoundError extends Error {
@@ -68,36 +69,6 @@ export interface ProjectFlags {
   from: "settings" | "compile_commands.json";
 }
 
-/** Splits a compile command the way a POSIX shell would for the simple quoting CMake writes. */
-export function splitCommand(command: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quote: string | undefined;
-  let any = false;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === "\\" && quote === '"' && i + 1 < command.length) cur += command[++i];
-      else cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      any = true;
-    } else if (c === "\\" && i + 1 < command.length) {
-      cur += command[++i];
-      any = true;
-    } else if (/\s/.test(c)) {
-      if (cur || any) out.push(cur);
-      cur = "";
-      any = false;
-    } else {
-      cur += c;
-    }
-  }
-  if (cur || any) out.push(cur);
-  return out;
-}
-
 // Flags kept from a compile command: they change parsing, code generation or resource use.
 const KEEP_WITH_VALUE = new Set([
   "-I",
@@ -148,36 +119,32 @@ export function flagsFromCompileCommands(
   compileCommandsPath: string,
   file: string,
 ): ProjectFlags | undefined {
-  let entries: unknown;
+  const target = resolve(file);
+  let found: ProjectFlags | undefined;
   try {
-    entries = JSON.parse(readFileSync(compileCommandsPath, "utf8"));
+    forEachCompileCommand(compileCommandsPath, (e) => {
+      if (typeof e.file !== "string") return false;
+      const dir = typeof e.directory === "string" ? e.directory : dirname(compileCommandsPath);
+      if (resolve(dir, e.file) !== target) return false;
+      found = { args: deviceFlags(commandArgs(e)), cwd: dir, from: "compile_commands.json" };
+      return true;
+    });
   } catch (err) {
     throw new Error(`cannot read ${compileCommandsPath}: ${errorMessage(err)}`);
   }
-  if (!Array.isArray(entries))
-    throw new Error(`${compileCommandsPath}: expected a JSON array of compile commands`);
-  const target = resolve(file);
-  for (const e of entries as unknown[]) {
-    if (typeof e !== "object" || e === null) continue;
-    const { directory, file: f, command, arguments: args } = e as Record<string, unknown>;
-    if (typeof f !== "string") continue;
-    const dir = typeof directory === "string" ? directory : dirname(compileCommandsPath);
-    if (resolve(dir, f) !== target) continue;
-    const argv = Array.isArray(args)
-      ? args.filter((a): a is string => typeof a === "string")
-      : typeof command === "string"
-        ? splitCommand(command)
-        : [];
-    const kept: string[] = [];
-    for (let i = 1; i < argv.length; i++) {
-      const a = argv[i]!;
-      if (KEEP_WITH_VALUE.has(a) && i + 1 < argv.length) kept.push(a, argv[++i]!);
-      else if (KEEP_EXACT.has(a) || KEEP_PREFIX.some((p) => a.startsWith(p) && a.length > p.length))
-        kept.push(a);
-    }
-    return { args: kept, cwd: dir, from: "compile_commands.json" };
+  return found;
+}
+
+/** The flags of a compile command (its compiler first) that change what the device compiler sees. */
+function deviceFlags(argv: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (KEEP_WITH_VALUE.has(a) && i + 1 < argv.length) kept.push(a, argv[++i]!);
+    else if (KEEP_EXACT.has(a) || KEEP_PREFIX.some((p) => a.startsWith(p) && a.length > p.length))
+      kept.push(a);
   }
-  return undefined;
+  return kept;
 }
 
 /** compile_commands.json in the folder or its build/ subfolder, first found. */

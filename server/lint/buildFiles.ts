@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { commandArgs, forEachCompileCommand } from "../util/compileCommands";
 import { errorMessage } from "../util/errorMessage";
 import {
   archTokens,
@@ -81,59 +82,52 @@ function readBuildToml(file: string, text: string, notes: string[]): BuildUnit[]
   });
 }
 
-interface CompileCommand {
-  directory?: unknown;
-  file?: unknown;
-  command?: unknown;
-  arguments?: unknown;
-}
-
-const commandFlags = (e: CompileCommand): string[] =>
-  Array.isArray(e.arguments)
-    ? e.arguments.map(String)
-    : typeof e.command === "string"
-      ? e.command.split(/\s+/)
-      : [];
-
-/** compile_commands.json: one unit per entry (its own flags), and one for the rest (every .cu's archs). */
-function readCompileCommands(file: string, text: string): BuildUnit[] {
-  const entries: unknown = JSON.parse(text);
-  if (!Array.isArray(entries)) throw new Error("not a JSON array of compile commands");
-  const typed = (entries as unknown[]).filter(
-    (e): e is CompileCommand =>
-      e !== null && typeof e === "object" && typeof (e as CompileCommand).file === "string",
-  );
-  const cuda = typed.filter((e) => /\.cuh?$/.test(String(e.file)));
-  const units = typed.map((e): BuildUnit => {
-    const flags = commandFlags(e);
+/**
+ * compile_commands.json: one unit per set of flags, listing the CUDA entries that have it (most entries
+ * share a few), and one for the rest (every CUDA entry's archs). A file listed twice keeps its first
+ * entry's flags. Entries for C++ files are skipped: only .cu/.cuh files are linted. Read one entry at a
+ * time, so memory follows the number of CUDA sources, not the file's size.
+ */
+function readCompileCommands(file: string): BuildUnit[] {
+  const byFacts = new Map<string, BuildUnit & { sources: string[] }>();
+  const seen = new Set<string>();
+  forEachCompileCommand(file, (e) => {
+    if (typeof e.file !== "string" || !/\.cuh?$/.test(e.file)) return;
+    const dir = typeof e.directory === "string" ? e.directory : dirname(file);
+    const source = resolve(dir, e.file);
+    if (seen.has(source)) return;
+    seen.add(source);
+    const flags = commandArgs(e);
     const defines = new Map<string, string>();
     const undefines = new Set<string>();
     macroFlags(flags, defines, undefines);
-    const dir = typeof e.directory === "string" ? e.directory : dirname(file);
-    const archs = archsFromFlags(flags.join(" "));
     const includeDirs = includeFlags(flags, dir);
-    return {
-      backend: "cuda",
-      sources: [resolve(dir, String(e.file))],
-      archs,
-      defines,
-      undefines,
-      pytorch: false,
-      ...(includeDirs.length > 0 ? { includeDirs } : {}),
-    };
+    const archs = archsFromFlags(flags.join(" "));
+    // Keyed by what was read, not the flags: each entry's -o and file differ.
+    const key = JSON.stringify([[...defines], [...undefines], includeDirs, archs]);
+    let unit = byFacts.get(key);
+    if (!unit) {
+      unit = { backend: "cuda", sources: [], archs, defines, undefines, pytorch: false };
+      if (includeDirs.length > 0) unit.includeDirs = includeDirs;
+      byFacts.set(key, unit);
+    }
+    unit.sources.push(source);
   });
-  const all = archsFromFlags(cuda.flatMap(commandFlags).join(" "));
-  units.push({ backend: "cuda", archs: all, defines: new Map(), undefines: new Set(), pytorch: false });
+  const units: BuildUnit[] = [...byFacts.values()];
+  const archs = [...new Set(units.flatMap((u) => u.archs ?? []))].sort((x, y) => x - y);
+  units.push({ backend: "cuda", archs, defines: new Map(), undefines: new Set(), pytorch: false });
   return units;
 }
 
-const READERS: Record<BuildKind, (file: string, text: string, notes: string[]) => BuildUnit[]> = {
+const READERS: Record<
+  Exclude<BuildKind, "compile_commands.json">,
+  (file: string, text: string, notes: string[]) => BuildUnit[]
+> = {
   "build.toml": readBuildToml,
   "CMakeLists.txt": readCMake,
   "setup.py": readSetupPy,
   "cpp_extension.load": readTorchLoad,
   op_builder: readOpBuilder,
-  "compile_commands.json": (file, text) => readCompileCommands(file, text),
 };
 
 const cache = new Map<string, { stamp: string; info: BuildFileInfo | undefined }>();
@@ -153,7 +147,10 @@ export function readBuildFile(kind: BuildKind, file: string): BuildFileInfo | un
   const notes: string[] = [];
   let units: BuildUnit[] = [];
   try {
-    units = READERS[kind](file, readFileSync(file, "utf8"), notes);
+    units =
+      kind === "compile_commands.json"
+        ? readCompileCommands(file)
+        : READERS[kind](file, readFileSync(file, "utf8"), notes);
   } catch (err) {
     notes.push(`${file}: ${errorMessage(err).split("\n")[0]}`);
   }

@@ -8,7 +8,6 @@ import {
   NvccNotFoundError,
   resolveNvcc,
   runNvcc,
-  splitCommand,
 } from "../../../server/compiler/nvcc";
 import { tempDir } from "../../support/tempDir";
 import { allowLaunches } from "../../support/launches";
@@ -37,17 +36,6 @@ void test("resolveNvcc: without a setting, PATH first, then the toolkit's defaul
   chmodSync(onPath, 0o755);
   assert.equal(await resolveNvcc(undefined, { PATH: dir }), onPath);
   assert.equal(await resolveNvcc("  ", { PATH: "/nonexistent" }), "/usr/local/cuda/bin/nvcc");
-});
-
-void test("splitCommand handles CMake's quoting", () => {
-  assert.deepEqual(splitCommand(`nvcc -DNAME="a b" -I'/x y' -c  f.cu`), [
-    "nvcc",
-    "-DNAME=a b",
-    "-I/x y",
-    "-c",
-    "f.cu",
-  ]);
-  assert.deepEqual(splitCommand(`a\\ b ""`), ["a b", ""]);
 });
 
 void test("compile_commands.json: keeps include paths, defines, language and resource flags; drops outputs and targets", () => {
