@@ -12,6 +12,7 @@ import {
   type LintState,
   type Region,
 } from "./incremental";
+import { codegenTemplate } from "./codegenTemplate";
 import { normalizeLineEnds } from "./lineEnds";
 import { cudaParser, DEFAULT_PARSE_TIMEOUT_MS, editTree, type CudaParser, type TextChange } from "./parser";
 
@@ -41,7 +42,9 @@ export type LintOutcome =
       wholeFileRules?: readonly string[];
     }
   /** Not linted; `reason` is a sentence for the user. */
-  | { kind: "skipped"; reason: string };
+  | { kind: "skipped"; reason: string }
+  /** Not CUDA source but a template that generates it (codegenTemplate.ts): `what` it is. */
+  | { kind: "template"; what: string };
 
 export class LintDocument {
   private tree: Tree | undefined;
@@ -117,6 +120,8 @@ export class LintDocument {
   }
 
   lint(opts: LintOptions): LintOutcome {
+    const template = codegenTemplate(this.text);
+    if (template) return { kind: "template", what: template };
     const tree = this.syntaxTree();
     if (typeof tree === "string") return { kind: "skipped", reason: tree };
     const key = optionsKey(opts);
@@ -172,6 +177,7 @@ export async function lintSource(
   try {
     const out = doc.lint({ fileName: "test.cu", targets: [75, 90], ...opts });
     if (out.kind === "skipped") throw new Error(out.reason);
+    if (out.kind === "template") return [];
     if (out.failures.length > 0)
       throw new Error(`rule ${out.failures[0]!.rule} threw: ${out.failures[0]!.message}`);
     return out.findings;
