@@ -7,6 +7,7 @@ import { FileIndex } from "../analysis/source/fileIndex";
 import { builtinVector, declaredName, replaceNode } from "../analysis/source/nodes";
 import {
   DeclaredTypes,
+  oneBlockKernel,
   operator,
   overflowReason,
   yzAxis,
@@ -51,6 +52,8 @@ export const intIndexOverflow: Rule = {
       // blockIdx.y/z < 65,535: times a block dimension (<= 1,024) it stays below 2^31
       const block = idx.textOf(left).startsWith("blockIdx") ? left : right;
       if (yzAxis(block, idx)) continue;
+      // a kernel launched as one block has blockIdx 0 (asked last: it reads the file's launches)
+      const oneBlock = (): boolean => oneBlockKernel(block, idx);
 
       // Walk up through the arithmetic to what uses the value: a declaration or a subscript.
       let top: Node = product;
@@ -61,6 +64,7 @@ export const intIndexOverflow: Rule = {
         top = top.parent;
       const holder = top.parent;
       if (holder?.type === "subscript_argument_list" || holder?.type === "subscript_expression") {
+        if (oneBlock()) continue;
         ctx.report({
           node: product,
           message: `The index ${product.text} is computed in 32 bits and wraps past 2^31 elements; widen one operand first: static_cast<int64_t>(${left.text}).`,
@@ -91,7 +95,7 @@ export const intIndexOverflow: Rule = {
       if (!declared) declaredIn.set(scope.id, (declared = new DeclaredTypes(scope, idx)));
       const signed = typeText === "int" || typeText === "int32_t";
       const why = overflowReason(uses, signed, declared, idx);
-      if (!why) continue;
+      if (!why || oneBlock()) continue;
       const fixes: Fix[] =
         typeText === "auto" || typeText === "int" || typeText === "unsigned" || typeText === "unsigned int"
           ? [

@@ -14,10 +14,12 @@
 //   width is below that width, and so is `i < n` for `r * n + i`; the product is where a wrap would be,
 //   another expression's concern. (`i + stride * batch` with a 64-bit stride is no such column.)
 // The y and z axes need no look: gridDim.y and gridDim.z are at most 65,535, so
-// `blockIdx.y * blockDim.y + threadIdx.y` < 65,535 * 1,024 < 2^31 (see yzAxis).
+// `blockIdx.y * blockDim.y + threadIdx.y` < 65,535 * 1,024 < 2^31 (see yzAxis). Nor does a kernel that
+// every launch in the file runs as one block (`<<<1, G>>>`): blockIdx is 0 there (see oneBlockKernel).
 //
-// Cannot see: the launch's grid (a grid sized to a dimension while the bound is an element count), launches
-// from other files, what a name means beyond its words, casts inside the bound's names' declarations.
+// Cannot see: the launch's grid beyond one block (a grid sized to a dimension while the bound is an
+// element count), launches from other files, what a name means beyond its words, casts inside the
+// bound's names' declarations.
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "../source/fileIndex";
 import { descendants } from "../source/nodes";
@@ -26,6 +28,8 @@ import { DeclaredTypes, NARROW_32, UNSIGNED_32, WIDE_TYPE, WIDE_VALUE } from "./
 import { derivedBounds } from "./derivedBounds";
 import { narrowBuiltCount } from "./localCounts";
 import { narrowAtLaunches } from "./launchedBounds";
+import { definedName } from "../callgraph/callGraph";
+import { launchedAsOneBlock } from "../launches/launchSites";
 
 export { DeclaredTypes, operator };
 
@@ -147,4 +151,14 @@ export function overflowReason(
 /** Is a builtin's axis y or z (`blockIdx.y`): gridDim.y and .z are at most 65,535. */
 export function yzAxis(builtin: Node, idx: FileIndex): boolean {
   return /\.\s*[yz]$/.test(idx.textOf(builtin));
+}
+
+/**
+ * Is the kernel around `builtin` launched as one block wherever the file launches it (with one launch at
+ * least; launches/launchSites.ts)? Then blockIdx is 0 and the index stays below blockDim (<= 1,024).
+ */
+export function oneBlockKernel(builtin: Node, idx: FileIndex): boolean {
+  const fn = idx.enclosingFunction(builtin);
+  const name = fn ? definedName(idx, fn) : undefined;
+  return name !== undefined && launchedAsOneBlock(idx, name);
 }
