@@ -10,6 +10,7 @@ import { FileIndex, type Carried, type FileFacts, type LintWindow } from "../ana
 import { spanOf } from "../analysis/source/nodes";
 import { errorMessage } from "../util/errorMessage";
 import { isSuppressed, parseSuppressions } from "./suppressions";
+import { isTestSource } from "./testSources";
 
 /** A severity override: a rule's level, or "off" to disable it. */
 export type SeverityOverride = Severity | "off";
@@ -186,12 +187,14 @@ export function runRules(tree: Tree, text: string, opts: LintOptions, scope?: Ru
   const failures: RuleFailure[] = [];
   const timings = new Map<string, number>();
   const build = opts.build ?? STANDALONE_BUILD;
+  const testSource = isTestSource(opts.fileName);
   for (const rule of opts.rules) {
     const override = opts.severity?.[rule.id];
     if (
       override === "off" ||
       (rule.convention && !options.conventions?.[rule.convention]) ||
-      (rule.archDependent && build.targets === "none")
+      (rule.archDependent && build.targets === "none") ||
+      (rule.shippedCodeOnly && testSource)
     )
       continue;
     const severity = override ?? rule.defaultSeverity;

@@ -34,6 +34,7 @@ export const intIndexOverflow: Rule = {
   id: "int-index-overflow",
   defaultSeverity: "information",
   basis: "needs-context",
+  shippedCodeOnly: true,
   summary: "A flat index computed in 32-bit int from blockIdx * blockDim is used to address memory.",
   check(ctx) {
     const idx = FileIndex.of(ctx);

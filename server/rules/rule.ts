@@ -100,5 +100,7 @@ export interface Rule {
    * limits"): it runs without targets and skips those itself (`build.targets === "none"`).
    */
   readonly archDependentPart?: string;
+  /** Its findings are about speed or sizes a shipped kernel meets: it does not run on tests (lint/testSources.ts). */
+  readonly shippedCodeOnly?: boolean;
   check(ctx: LintContext): void;
 }

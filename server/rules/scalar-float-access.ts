@@ -10,6 +10,7 @@ export const scalarFloatAccess: Rule = {
   id: "scalar-float-access",
   defaultSeverity: "warning",
   basis: "heuristic",
+  shippedCodeOnly: true,
   summary:
     "A block- or grid-stride loop reads or writes global float elements one at a time; load float4 (four per access).",
   check(ctx) {

@@ -43,6 +43,7 @@ export const scalarHalfAccess: Rule = {
   id: "scalar-half-access",
   defaultSeverity: "warning",
   basis: "heuristic",
+  shippedCodeOnly: true,
   summary:
     "A loop, or each thread of an elementwise kernel, reads or writes global __half/__nv_bfloat16 elements one at a time; use 2-wide or 16-byte vector access.",
   check(ctx) {

@@ -314,6 +314,7 @@ export const sharedMemoryReduction: Rule = {
   id: "shared-memory-reduction",
   defaultSeverity: "warning",
   basis: "heuristic",
+  shippedCodeOnly: true,
   summary:
     "A block reduction halving a stride in shared memory with a barrier every step down to one element.",
   check(ctx) {
