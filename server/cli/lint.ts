@@ -29,13 +29,6 @@ function notCudaSummary(reports: readonly FileReport[]): string | undefined {
   return `cuda-kernel-dev lint: ${skipped.length} file(s) not linted: their build compiles them for ${backends}, not CUDA (see --explain-context FILE)\n`;
 }
 
-/** One line for the code-generation templates found: they are not linted (lint what they generate). */
-function templateSummary(reports: readonly FileReport[]): string | undefined {
-  const n = reports.filter((r) => r.template).length;
-  if (n === 0) return undefined;
-  return `cuda-kernel-dev lint: ${n} file(s) not linted: code-generation templates (Jinja), not CUDA source; lint the sources they generate\n`;
-}
-
 // What a folder walk takes (collectCudaFiles); a file named on the command line is linted whatever its name.
 const SOURCES = ".cu/.cuh files";
 const HEADERS = ".h/.hpp/.hxx/.inl headers with __global__/__device__ code";
@@ -105,8 +98,8 @@ export function lintCommand(): Command {
         process.stderr.write(
           `cuda-kernel-dev lint: ${relativePaths(`${m.path}: not linted: ${m.reason}`, cwd)}\n`,
         );
-      for (const summary of [notCudaSummary(reports), templateSummary(reports)])
-        if (summary) process.stderr.write(summary);
+      const summary = notCudaSummary(reports);
+      if (summary) process.stderr.write(summary);
       if (opts.format === "json")
         process.stdout.write(`${JSON.stringify(toJsonFindings(reports, cwd, missed), null, 2)}\n`);
       else if (opts.format === "sarif")

@@ -12,7 +12,7 @@ import {
   type LintState,
   type Region,
 } from "./incremental";
-import { codegenTemplate } from "./codegenTemplate";
+import { renderJinjaForCuda } from "./codegenTemplate";
 import { normalizeLineEnds } from "./lineEnds";
 import { cudaParser, DEFAULT_PARSE_TIMEOUT_MS, editTree, type CudaParser, type TextChange } from "./parser";
 
@@ -42,9 +42,7 @@ export type LintOutcome =
       wholeFileRules?: readonly string[];
     }
   /** Not linted; `reason` is a sentence for the user. */
-  | { kind: "skipped"; reason: string }
-  /** Not CUDA source but a template that generates it (codegenTemplate.ts): `what` it is. */
-  | { kind: "template"; what: string };
+  | { kind: "skipped"; reason: string };
 
 export class LintDocument {
   private tree: Tree | undefined;
@@ -55,18 +53,25 @@ export class LintDocument {
   /** Where the text and the tree changed since the last lint (offsets in the current text). */
   private touched: Region[] = [];
 
-  /** The text as the rules see it: lone "\r" line ends read as "\n" (lineEnds.ts). */
+  /** The text as the rules see it: lone "\r" line ends read as "\n" (lineEnds.ts), templates rendered. */
   private text: string;
+  /** The text is a template's rendering (codegenTemplate.ts). */
+  private template = false;
 
   constructor(
     private readonly parser: CudaParser,
     text: string,
     private readonly limits: DocumentLimits = EDITOR_LIMITS,
   ) {
-    this.text = normalizeLineEnds(text);
+    const normal = normalizeLineEnds(text);
+    this.text = renderJinjaForCuda(normal) ?? normal;
+    this.template = this.text !== normal;
   }
 
-  /** The text linted: the document's, with lone "\r" line ends read as "\n" (same offsets). */
+  /**
+   * The text linted: the document's, with lone "\r" line ends read as "\n", and a code-generation
+   * template read as its CUDA rendering (codegenTemplate.ts); same offsets.
+   */
   get currentText(): string {
     return this.text;
   }
@@ -76,10 +81,14 @@ export class LintDocument {
    * next parse reuse the old tree; without them the next parse starts from scratch.
    */
   update(text: string, changes?: readonly TextChange[]): void {
-    const next = normalizeLineEnds(text);
+    const normal = normalizeLineEnds(text);
+    const next = renderJinjaForCuda(normal) ?? normal;
+    const template = this.template || next !== normal;
+    this.template = next !== normal;
     // An edit beside a "\r" can change how a "\r" outside it reads ("\r" + typed "\n" is one line end,
-    // no longer two): the tree cannot be told, so such an update reparses from scratch.
-    if (this.tree && changes && (!text.includes("\r") || applied(this.text, changes) === next))
+    // no longer two), and one in a template how lines far from it render: the tree cannot be told, so
+    // such an update reparses from scratch.
+    if (this.tree && changes && !template && (!text.includes("\r") || applied(this.text, changes) === next))
       for (const c of changes) {
         editTree(this.tree, c);
         this.touched = addChange(this.touched, c);
@@ -120,8 +129,6 @@ export class LintDocument {
   }
 
   lint(opts: LintOptions): LintOutcome {
-    const template = codegenTemplate(this.text);
-    if (template) return { kind: "template", what: template };
     const tree = this.syntaxTree();
     if (typeof tree === "string") return { kind: "skipped", reason: tree };
     const key = optionsKey(opts);
@@ -177,7 +184,6 @@ export async function lintSource(
   try {
     const out = doc.lint({ fileName: "test.cu", targets: [75, 90], ...opts });
     if (out.kind === "skipped") throw new Error(out.reason);
-    if (out.kind === "template") return [];
     if (out.failures.length > 0)
       throw new Error(`rule ${out.failures[0]!.rule} threw: ${out.failures[0]!.message}`);
     return out.findings;

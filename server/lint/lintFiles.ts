@@ -19,8 +19,6 @@ export interface FileReport {
   skipped?: string;
   /** Set when the file's build compiles it for another backend (rocm, metal…): not linted, quietly. */
   notCuda?: boolean;
-  /** Set when the file is a template that generates CUDA source (lint/codegenTemplate.ts): not linted, quietly. */
-  template?: string;
   /** Rules that threw on this file: their findings are missing (the first line of the error). */
   ruleFailures: { rule: string; message: string }[];
   /** Config problems: printed as warnings. */
@@ -103,7 +101,6 @@ export async function lintFiles(files: readonly string[], opts: LintFilesOptions
         severity: config.severity,
       });
       if (out.kind === "skipped") report.skipped = out.reason;
-      else if (out.kind === "template") report.template = out.what;
       else {
         report.findings = out.findings;
         report.ruleFailures = out.failures.map((f) => ({ rule: f.rule, message: f.message.split("\n")[0]! }));

@@ -144,8 +144,6 @@ export class Linter {
       severity: { ...dc.config.severity, ...dc.settings.severity },
     });
     if (outcome.kind === "skipped") return [skipped(outcome.reason)];
-    if (outcome.kind === "template")
-      return [skipped(`not linted: ${outcome.what}, not CUDA source (lint the sources it generates)`)];
     const findings = [...outcome.findings];
     for (const [rule, ms] of outcome.timings) {
       if (ms < SLOW_RULE_MS) continue;
