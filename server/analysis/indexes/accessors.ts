@@ -32,7 +32,8 @@ function uncast(node: Node, idx: FileIndex): Node {
     }
     const f = n.type === "call_expression" ? n.childForFieldName("function") : null;
     const args = n.childForFieldName("arguments")?.namedChildren.filter((a) => a?.type !== "comment");
-    if (f?.type !== "template_function" || !/_cast$/.test(idx.textOf(f.childForFieldName("name") ?? f))) return n;
+    if (f?.type !== "template_function" || !/_cast$/.test(idx.textOf(f.childForFieldName("name") ?? f)))
+      return n;
     if (args?.length !== 1 || !args[0]) return n;
     n = unparen(args[0]);
   }

@@ -1,7 +1,8 @@
 // Can a 32-bit index pass 2^31 (int-index-overflow)? `i = blockIdx.x * blockDim.x + threadIdx.x` reaches
 // what the grid is sized to; whether that can pass 2^31 is read from how `i` is bounded and used:
 // - a 64-bit bound (`i < size_t n`, `.numel()`, a `long` name) lets it pass, unless the bound counts a
-//   small domain (a dimension: `num_rows`, `batch_size`, `vocab_size`, `num_experts`: one name, no product)
+//   small domain (a dimension: `num_rows`, `batch_size`, `vocab_size`, `num_experts`: one name, or one read
+//   through a pointer, `*batch_size`; no product)
 //   or is a local built from two (or an unwritten number of) 32-bit dimensions (localCounts), or a kernel
 //   parameter that every launch in the file passes a 32-bit value (launchedBounds);
 // - a quotient coordinate compared with a bound (`r = i / w; r < rows`) bounds `i` by rows * w: 32-bit
@@ -77,11 +78,13 @@ function words(name: string): string[] {
 }
 
 /**
- * Does `bound` count a small domain: one name (or member, `p.num_experts`), no product, with a dimension
- * word in it? Such a count stays far below 2^31 whatever its type.
+ * Does `bound` count a small domain: one name (or member, `p.num_experts`, or one read through a
+ * pointer, `*batch_size`), no product, with a dimension word in it? Such a count stays far below 2^31
+ * whatever its type.
  */
 function dimensionCount(bound: Node, idx: FileIndex): boolean {
-  const text = idx.textOf(bound).trim();
+  const deref = bound.type === "pointer_expression" && idx.textOf(bound).trimStart().startsWith("*");
+  const text = idx.textOf((deref && bound.childForFieldName("argument")) || bound).trim();
   const last = /^[A-Za-z_][\w.>-]*$/.test(text) ? /(\w+)$/.exec(text)?.[1] : undefined;
   return !!last && words(last).some((w) => DIMENSION_WORD.test(w));
 }

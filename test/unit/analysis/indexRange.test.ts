@@ -82,6 +82,28 @@ describe("index range", () => {
     ]);
   });
 
+  it("y and z indexes cannot pass 2^31; the suggested rewrite keeps the index's own axis and terms", async () => {
+    const src = `__global__ void k(float* y, size_t n) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y; if (r < n) y[r] = 0;
+  y[blockIdx.z * blockDim.z + threadIdx.z] = 0;
+  int i = blockDim.x * blockIdx.x + threadIdx.x + 1; if (i < n) y[i] = 0;
+}`;
+    const out = await lintSource(src, { rules: [intIndexOverflow] });
+    assert.deepEqual(
+      out.map((f) => f.span.startLine),
+      [3],
+    );
+    // either operand widened makes the product 64-bit; the fix widens the left one, as written
+    assert.ok(
+      out[0]!.message.includes(
+        "`int64_t i = static_cast<int64_t>(blockDim.x) * blockIdx.x + threadIdx.x + 1`",
+      ),
+      out[0]!.message,
+    );
+  });
+});
+
+describe("index range: 32-bit tensor accessors", () => {
   it("a 32-bit accessor's size is a 32-bit bound under any cast; a 64-bit accessor's size is not", async () => {
     const got = await findings(
       "float* y, PackedTensorAccessor32<float, 2> a, at::PackedTensorAccessor64<float, 1> b, TensorAccessor<int, 1, P, int32_t> c",
@@ -107,26 +129,6 @@ describe("index range", () => {
       "3: it wraps past 2^31 elements before reaching its 64-bit bound",
       "4: it wraps past 2^31 elements before reaching its 64-bit bound",
     ]);
-  });
-
-  it("y and z indexes cannot pass 2^31; the suggested rewrite keeps the index's own axis and terms", async () => {
-    const src = `__global__ void k(float* y, size_t n) {
-  int r = blockIdx.y * blockDim.y + threadIdx.y; if (r < n) y[r] = 0;
-  y[blockIdx.z * blockDim.z + threadIdx.z] = 0;
-  int i = blockDim.x * blockIdx.x + threadIdx.x + 1; if (i < n) y[i] = 0;
-}`;
-    const out = await lintSource(src, { rules: [intIndexOverflow] });
-    assert.deepEqual(
-      out.map((f) => f.span.startLine),
-      [3],
-    );
-    // either operand widened makes the product 64-bit; the fix widens the left one, as written
-    assert.ok(
-      out[0]!.message.includes(
-        "`int64_t i = static_cast<int64_t>(blockDim.x) * blockIdx.x + threadIdx.x + 1`",
-      ),
-      out[0]!.message,
-    );
   });
 });
 
