@@ -1,14 +1,18 @@
 // Can a 32-bit index pass 2^31 (int-index-overflow)? `i = blockIdx.x * blockDim.x + threadIdx.x` reaches
 // what the grid is sized to; whether that can pass 2^31 is read from how `i` is bounded and used:
 // - a 64-bit bound (`i < size_t n`, `.numel()`, a `long` name) lets it pass, unless the bound counts a
-//   small domain (a dimension: `num_rows`, `batch_size`, `vocab_size`, `num_experts`: one name, no product)
+//   small domain (a dimension: `num_rows`, `batch_size`, `vocab_size`, `num_experts`: one name, or one read
+//   through a pointer, `*batch_size`; no product)
 //   or is a local built from two (or an unwritten number of) 32-bit dimensions (localCounts), or a kernel
 //   parameter that every launch in the file passes a 32-bit value (launchedBounds);
 // - a quotient coordinate compared with a bound (`r = i / w; r < rows`) bounds `i` by rows * w: 32-bit
 //   unless the bound or the divisor is 64-bit (derivedBounds);
 // - a signed `i` below a product of unsigned 32-bit names (`i < a * b`, uint32 a, b) passes INT_MAX before
 //   the bound, which may lie in [2^31, 2^32);
-// - a 32-bit bound (`i < int n`, `i < uint32 n` for an unsigned `i`) keeps it in range;
+// - a 32-bit bound (`i < int n`, `i < uint32 n` for an unsigned `i`) keeps it in range, and so does a
+//   32-bit tensor accessor's size, cast to 64 bits or not (`i < (uint64_t)acc.size(0)`, accessors);
+// - an index that only addresses 32-bit tensor accessors (and is compared) stays below 2^31 whatever
+//   bounds it: such a tensor holds fewer elements, and its `operator[]` takes an int32 (accessors);
 // - with no bound, a flat element index (a subscript through additions only) may pass 2^31;
 // - a column is no flat index: `i` added to a row's offset (`r * width + i`) with a 32-bit or dimension
 //   width is below that width, and so is `i < n` for `r * n + i`; the product is where a wrap would be,
@@ -23,6 +27,7 @@
 import type { Node } from "web-tree-sitter";
 import type { FileIndex } from "../source/fileIndex";
 import { descendants } from "../source/nodes";
+import { accessor32Size, addressesOnly32BitAccessors } from "./accessors";
 import { boundOf, operator } from "./comparisons";
 import { DeclaredTypes, NARROW_32, UNSIGNED_32, WIDE_TYPE, WIDE_VALUE } from "./declaredTypes";
 import { derivedBounds } from "./derivedBounds";
@@ -52,9 +57,11 @@ function isFlatIndexUse(id: Node, idx: FileIndex): boolean {
 /**
  * A bound that can pass 2^31: a 64-bit type, count or literal in it, or a name declared 64-bit (unless a
  * local built from two 32-bit dimensions, see localCounts, or a kernel parameter every launch in the file
- * passes a 32-bit value, see launchedBounds; `signed`: the index is signed).
+ * passes a 32-bit value, see launchedBounds; `signed`: the index is signed). A 32-bit accessor's size,
+ * under any cast, is none (accessors).
  */
 function isWide(bound: Node, declared: DeclaredTypes, signed: boolean, idx: FileIndex): boolean {
+  if (accessor32Size(bound, declared, idx)) return false;
   const text = idx.textOf(bound);
   if (WIDE_TYPE.test(text) || WIDE_VALUE.test(text)) return true;
   const names = bound.type === "identifier" ? [bound] : descendants(bound, "identifier");
@@ -75,11 +82,13 @@ function words(name: string): string[] {
 }
 
 /**
- * Does `bound` count a small domain: one name (or member, `p.num_experts`), no product, with a dimension
- * word in it? Such a count stays far below 2^31 whatever its type.
+ * Does `bound` count a small domain: one name (or member, `p.num_experts`, or one read through a
+ * pointer, `*batch_size`), no product, with a dimension word in it? Such a count stays far below 2^31
+ * whatever its type.
  */
 function dimensionCount(bound: Node, idx: FileIndex): boolean {
-  const text = idx.textOf(bound).trim();
+  const deref = bound.type === "pointer_expression" && idx.textOf(bound).trimStart().startsWith("*");
+  const text = idx.textOf((deref && bound.childForFieldName("argument")) || bound).trim();
   const last = /^[A-Za-z_][\w.>-]*$/.test(text) ? /(\w+)$/.exec(text)?.[1] : undefined;
   return !!last && words(last).some((w) => DIMENSION_WORD.test(w));
 }
@@ -134,6 +143,7 @@ export function overflowReason(
 ): OverflowReason | undefined {
   const widths = uses.flatMap((u) => rowWidths(u, idx));
   if (widths.some((w) => narrowWidth(w, declared, idx))) return undefined;
+  if (addressesOnly32BitAccessors(uses, declared, idx)) return undefined;
   // a bound that is the width of the row `id` is a column of (`col < n`, `r * n + col`) counts columns
   const widthTexts = new Set(widths.map((w) => idx.textOf(w)));
   const small = (b: Node): boolean => dimensionCount(b, idx) || widthTexts.has(idx.textOf(b).trim());

@@ -18,7 +18,7 @@ const IDENTS: ReadonlySet<string> = new Set(["identifier"]);
 const BUILDS = /^[*+]?=$/;
 
 /** The values assigned to the local `name` declared by `decl`: its initializer, then `name = v`, `name *= v`. */
-function assignedValues(name: string, decl: Node, scope: Node, idx: FileIndex): Node[] {
+export function assignedValues(name: string, decl: Node, scope: Node, idx: FileIndex): Node[] {
   const out: Node[] = [];
   for (const d of decl.childrenForFieldName("declarator")) {
     if (d?.type !== "init_declarator") continue;

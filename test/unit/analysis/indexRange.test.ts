@@ -103,6 +103,35 @@ describe("index range", () => {
   });
 });
 
+describe("index range: 32-bit tensor accessors", () => {
+  it("a 32-bit accessor's size is a 32-bit bound under any cast; a 64-bit accessor's size is not", async () => {
+    const got = await findings(
+      "float* y, PackedTensorAccessor32<float, 2> a, at::PackedTensorAccessor64<float, 1> b, TensorAccessor<int, 1, P, int32_t> c",
+      `  const auto na = a.size(0); int64_t nc = c.size(0);
+  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < static_cast<uint64_t>(na)) y[i] = 0;
+  int j = blockIdx.x * blockDim.x + threadIdx.x; if (j < (int64_t)a.size(1)) y[j] = 0;
+  int k = blockIdx.x * blockDim.x + threadIdx.x; if (k < nc) y[k] = 0;
+  int l = blockIdx.x * blockDim.x + threadIdx.x; if (l < static_cast<uint64_t>(b.size(0))) y[l] = 0;`,
+    );
+    assert.deepEqual(got, ["5: it wraps past 2^31 elements before reaching its 64-bit bound"]);
+  });
+
+  it("an index only addressing 32-bit accessors (and compared) stays in range; one also addressing a pointer or a 64-bit accessor does not", async () => {
+    const got = await findings(
+      "float* y, int64_t n, int64_t off, pta::PackedTensorAccessor32<float, 2> a, PackedTensorAccessor64<float, 1> b",
+      `  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; a[0][off + i] = a[1][i];
+  int j = blockIdx.x * blockDim.x + threadIdx.x; if (j < n) y[j] = a[0][j];
+  int k = blockIdx.x * blockDim.x + threadIdx.x; if (k < n) b[k] = a[0][k];
+  int l = blockIdx.x * blockDim.x + threadIdx.x; if (l < n) a[0][l] = 0; foo(l);`,
+    );
+    assert.deepEqual(got, [
+      "2: it wraps past 2^31 elements before reaching its 64-bit bound",
+      "3: it wraps past 2^31 elements before reaching its 64-bit bound",
+      "4: it wraps past 2^31 elements before reaching its 64-bit bound",
+    ]);
+  });
+});
+
 describe("index range: bounds the file's launches pass", () => {
   it("a 64-bit parameter every launch in the file passes a 32-bit value bounds the index below 2^31", async () => {
     const kernel = (name: string): string =>
