@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import type { LintContext, Rule } from "./rule";
 import type { FunctionInfo } from "../analysis/source/fileIndex";
-import { FunctionLocals } from "../analysis/access/accessShape";
+import { FunctionLocals, notAStream } from "../analysis/access/accessShape";
 import {
   halfAccesses,
   halfPointerReader,
@@ -89,7 +89,7 @@ function reportAccesses(
   const reported = new Set(placed.filter((p) => p.shape === "gather").map((p) => p.key));
   // A function streaming its data in loops: its accesses outside loops are per-row values (a mean, a
   // norm), a small part of its traffic.
-  const streams = placed.some((p) => p.loop && p.shape !== "broadcast" && !reported.has(p.key));
+  const streams = placed.some((p) => p.loop && !notAStream(p.shape) && !reported.has(p.key));
   // A function whose threads exchange values across the warp: each lane's element is its item (a top-k).
   const exchanges = (): boolean =>
     exchangesAcrossWarp(
@@ -99,8 +99,9 @@ function reportAccesses(
   if (streams || (placed.some((p) => !p.loop) && exchanges())) reported.add(-1);
   for (const { sub, name, pointer, loop, key, shape } of placed) {
     if (reported.has(key)) continue;
-    // A value shared by a group of threads is no stream; outside loops only the thread's own element counts.
-    if (shape === "broadcast" || (!loop && !locals.contiguousAt(sub))) continue;
+    // A value shared by a group of threads, a fixed element or a strided one is no stream; outside loops
+    // only the thread's own element counts.
+    if (notAStream(shape) || (!loop && !locals.contiguousAt(sub))) continue;
     reported.add(key);
     ctx.report({ node: sub, message: loop ? loopMessage(name, pointer) : threadMessage(name, pointer) });
   }

@@ -3,17 +3,25 @@
 //   the addresses come from data, no wider load covers them;
 // - "broadcast": neighbouring threads read the same element (`scale[i / group]`, `scale[blockIdx.y]`
 //   with no thread- or loop-varying name in the index): one value per group, not a stream;
+// - "fixed": the index is a constant (`row_scale_bias[0]`, `[1]`): a few elements at a fixed place of a
+//   row (its scale and bias), not a stream;
+// - "strided": the index is a varying name times a stride that is no literal (`alpha[b * rows * cols]`):
+//   neither neighbouring threads nor iterations touch neighbouring elements, so no pair to load;
 // - contiguous (asked apart, contiguousAt): consecutive threads touch consecutive elements (`x[i]`,
 //   `row[d + half]` with `i = blockIdx.x * blockDim.x + threadIdx.x`, `d = threadIdx.x`): the
 //   one-element-per-thread layout;
-// - "other": anything else (contiguous, strided, loop-indexed, unknown).
+// - "other": anything else (contiguous, loop-indexed, scaled by a literal such as `x[2 * i]`, unknown).
 // Locals are followed through their first initialiser in the function (a later assignment is not
 // seen), a few levels deep, reading their text; parameters and globals are taken as the same for every
 // thread.
 import type { Node } from "web-tree-sitter";
 import { unparen } from "../source/nodes";
 
-export type AccessShape = "gather" | "broadcast" | "other";
+export type AccessShape = "gather" | "broadcast" | "fixed" | "strided" | "other";
+
+/** Shapes whose accesses are no stream of the thread's data: a wider access has nothing to pair. */
+export const notAStream = (shape: AccessShape): boolean =>
+  shape === "broadcast" || shape === "fixed" || shape === "strided";
 
 /** A local's first initialiser (node and text) and whether a `for` declares it. */
 interface Local {
@@ -126,10 +134,22 @@ export class FunctionLocals {
     const text = index.text;
     if (this.loads(text)) return "gather";
     const top = stripCasts(index);
+    if (top.type === "number_literal") return "fixed";
     const op = top.type === "binary_expression" ? top.childForFieldName("operator")?.text : undefined;
     if (op === "/" || op === ">>") return "broadcast";
+    if (op === "*" && this.stridedProduct(top)) return "strided";
     if (!this.varies(text) && !this.varies(sub.childForFieldName("argument")?.text ?? "")) return "broadcast";
     return "other";
+  }
+
+  /** `v * s` or `s * v`: one side varies, the other does not and is no literal (a row's stride). */
+  private stridedProduct(product: Node): boolean {
+    const l = product.childForFieldName("left");
+    const r = product.childForFieldName("right");
+    if (!l || !r) return false;
+    const stride = (v: Node, s: Node): boolean =>
+      this.varies(v.text) && !this.varies(s.text) && !/^[\d(\s)]+[uUlL]*$/.test(s.text);
+    return stride(l, r) || stride(r, l);
   }
 
   /** Does the access (shaped "other") touch the thread's own consecutive element? */
