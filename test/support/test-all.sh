@@ -17,10 +17,7 @@ for suite in unit integration ui; do
   echo "=== $suite tests"
   bash test/support/run-suite.sh "$suite" || status=1
 done
-if [ -f package.json ] && grep -q '"test:grammar"' package.json; then
-  echo "=== grammar tests"
-  npm run --silent test:grammar || status=1
-fi
+# The grammar tests run inside the unit suite (test/unit/compiler/tmgrammar.test.ts), once.
 
 passed=0; failed=0; skipped=0
 for tap in test-results/*.tap; do
