@@ -39,9 +39,13 @@ import { declareParams, simpleAssignment, simpleStatement, type Recorder } from 
 import { textDeps, tripDeps, type LoopHeader } from "./uniformityText";
 import { OpenLoops, Strides } from "./uniformityTrip";
 import { Stopper, type Until } from "./uniformityUntil";
+import type { LaunchGuards } from "../launches/launchedGuards";
 
-/** Nodes that may be a test of a loop's counter, or hold one (see OpenLoops). */
-const COUNTER_TESTS: ReadonlySet<string> = new Set([
+/**
+ * Nodes that may be a comparison, or hold one: a test of a loop's counter (see OpenLoops), a bounds guard
+ * the launches settle (see LaunchGuards).
+ */
+const TESTS: ReadonlySet<string> = new Set([
   "binary_expression",
   "parenthesized_expression",
   "condition_clause",
@@ -73,6 +77,7 @@ export class Walk implements Recorder {
     kernel: boolean,
     until?: Until,
     private readonly classes?: ClassConstructors,
+    private readonly guards?: LaunchGuards,
   ) {
     const { syms, assigns, barriers, exits, scopes } = this;
     this.stop = until && new Stopper(until, syms, assigns, barriers, exits, (s) => scopes.isClosed(s));
@@ -107,10 +112,13 @@ export class Walk implements Recorder {
     const t = node.type;
     if (SKIP.has(t)) return NONE;
     // a test of an open loop's counter is read from the tree: it may be a last-tile test (see OpenLoops)
-    const counted = COUNTER_TESTS.has(t) && this.loops.mentions(this.text(node));
+    const counted = TESTS.has(t) && this.loops.mentions(this.text(node));
     const tile = counted && t === "binary_expression" ? this.loops.compare(node, this.resolver) : undefined;
     if (tile) return tile;
-    if (PLAIN_EXPRESSIONS.has(t) && !counted) {
+    // a guard every launch settles is the same in every thread (read from the tree, not the text)
+    const guarded = !!this.guards && TESTS.has(t) && this.guards.mentioned(this.text(node));
+    if (guarded && t === "binary_expression" && this.guards!.value(node) !== undefined) return NONE;
+    if (PLAIN_EXPRESSIONS.has(t) && !counted && !guarded) {
       const fast = textDeps(this.text(node), this.resolver);
       if (fast) return fast;
     }
@@ -156,7 +164,9 @@ export class Walk implements Recorder {
         return simpleStatement(this, node, t, c) ?? this.declaration(node, c);
       case "expression_statement":
       case "condition_clause":
-        return (counted ? undefined : simpleStatement(this, node, t, c)) ?? union(...this.childDeps(node, c));
+        return (
+          (counted || guarded ? undefined : simpleStatement(this, node, t, c)) ?? union(...this.childDeps(node, c))
+        );
       case "compound_statement":
         this.scoped(() => this.children(node, c));
         return NONE;
