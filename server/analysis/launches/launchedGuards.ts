@@ -29,7 +29,9 @@ const INT_CAST =
 /** `x` or `(x)`. */
 const p = (x: string): string => `(?:${x}|\\(${x}\\))`;
 const THREAD = p("threadIdx\\.x");
-const BLOCK_BASE = p(`(?:${p("blockIdx\\.x")}\\*${p("blockDim\\.x")}|${p("blockDim\\.x")}\\*${p("blockIdx\\.x")})`);
+const BLOCK_BASE = p(
+  `(?:${p("blockIdx\\.x")}\\*${p("blockDim\\.x")}|${p("blockDim\\.x")}\\*${p("blockIdx\\.x")})`,
+);
 /** The thread's x index in its block, as written (whitespace and casts removed). */
 const IN_BLOCK = new RegExp(`^${THREAD}$`);
 /** The thread's global x index, which is its index in the block when the grid is one block. */

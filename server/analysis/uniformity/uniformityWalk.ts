@@ -4,6 +4,7 @@ import type { Node } from "web-tree-sitter";
 import { declaredName, textIn } from "../source/nodes";
 import {
   calleeName,
+  exitOf,
   groupLevel,
   LoopControl,
   memoryLvalue,
@@ -117,7 +118,7 @@ export class Walk implements Recorder {
     if (tile) return tile;
     // a guard every launch settles is the same in every thread (read from the tree, not the text)
     const guarded = !!this.guards && TESTS.has(t) && this.guards.mentioned(this.text(node));
-    if (guarded && t === "binary_expression" && this.guards!.value(node) !== undefined) return NONE;
+    if (guarded && t === "binary_expression" && this.guards.value(node) !== undefined) return NONE;
     if (PLAIN_EXPRESSIONS.has(t) && !counted && !guarded) {
       const fast = textDeps(this.text(node), this.resolver);
       if (fast) return fast;
@@ -165,7 +166,8 @@ export class Walk implements Recorder {
       case "expression_statement":
       case "condition_clause":
         return (
-          (counted || guarded ? undefined : simpleStatement(this, node, t, c)) ?? union(...this.childDeps(node, c))
+          (counted || guarded ? undefined : simpleStatement(this, node, t, c)) ??
+          union(...this.childDeps(node, c))
         );
       case "compound_statement":
         this.scoped(() => this.children(node, c));
@@ -268,22 +270,12 @@ export class Walk implements Recorder {
       }
       case "return_statement":
         this.children(node, c);
-        this.exits.push({
-          stmt: node,
-          kind: "return",
-          controls: c.controls,
-          target: c.owner,
-          owner: c.owner,
-        });
+        this.exits.push(exitOf(node, c));
         return NONE;
       case "break_statement":
-      case "continue_statement": {
-        const target =
-          type === "continue_statement" ? c.loop : c.breakable?.id === c.loop?.id ? c.loop : undefined;
-        const kind = type === "break_statement" ? "break" : "continue";
-        this.exits.push({ stmt: node, kind, controls: c.controls, target, owner: c.owner });
+      case "continue_statement":
+        this.exits.push(exitOf(node, c));
         return NONE;
-      }
       default:
         return undefined;
     }

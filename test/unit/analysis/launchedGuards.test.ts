@@ -66,9 +66,14 @@ describe("launchGuards", () => {
       await guards(`${KERNEL}void f(int n, float* x) { k<<<1, n>>>(n, x); k<<<1, 2 * n>>>(n, x); }`),
       none,
     );
-    assert.deepEqual(await guards(`${KERNEL}void f(int n, float* x) { auto p = k; k<<<1, n>>>(n, x); }`), none);
     assert.deepEqual(
-      await guards(`${KERNEL.replace("int t", "n -= 1;\n  int t")}void f(int n, float* x) { k<<<1, n>>>(n, x); }`),
+      await guards(`${KERNEL}void f(int n, float* x) { auto p = k; k<<<1, n>>>(n, x); }`),
+      none,
+    );
+    assert.deepEqual(
+      await guards(
+        `${KERNEL.replace("int t", "n -= 1;\n  int t")}void f(int n, float* x) { k<<<1, n>>>(n, x); }`,
+      ),
       none,
     );
     const moved = KERNEL.replace("if (i < n)", "i += 32;\n  if (i < n)");
