@@ -37,8 +37,12 @@ const IN_BLOCK = new RegExp(`^${THREAD}$`);
 /** The thread's global x index, which is its index in the block when the grid is one block. */
 const GLOBAL = new RegExp(`^${p(`(?:${BLOCK_BASE}\\+${THREAD}|${THREAD}\\+${BLOCK_BASE})`)}$`);
 
-/** `type name = value;` in a function's code: a local declared with one initializer (groups: name, value). */
-const DECLARATION = /(?<=^|[;{}])\s*(?:const\s+)?(?:[A-Za-z_][\w:]*\s+)+([A-Za-z_]\w*)\s*=\s*([^;,{}=]+);/g;
+/**
+ * `type name = value;` in a function's code: a local declared with one initializer (groups: name, value);
+ * `else x = v;` or `return x = v;` is an assignment, not a declaration.
+ */
+const DECLARATION =
+  /(?<=^|[;{}])\s*(?:const\s+)?(?:(?!(?:else|return|do|case)\b)[A-Za-z_][\w:]*\s+)+([A-Za-z_]\w*)\s*=\s*([^;,{}=]+);/g;
 
 /** What the file's launches settle about a kernel's bounds guards. */
 export interface LaunchGuards {

@@ -76,6 +76,11 @@ describe("launchGuards", () => {
       ),
       none,
     );
+    const late = KERNEL.replace(
+      "unsigned i = blockIdx.x * blockDim.x + threadIdx.x;",
+      "int i;\n  if (n > 4) {} else i = threadIdx.x;",
+    );
+    assert.equal((await guards(`${late}void f(int n, float* x) { k<<<1, n>>>(n, x); }`))[1], "i < n: ?");
     const moved = KERNEL.replace("if (i < n)", "i += 32;\n  if (i < n)");
     assert.equal((await guards(`${moved}void f(int n, float* x) { k<<<1, n>>>(n, x); }`))[0], "i < n: ?");
   });
