@@ -2,7 +2,9 @@
 // synchronizes with the wrong barrier. Threads that have exited (returned from the kernel) are not
 // waited for (analysis/uniformity/barrierReach.ts): a barrier after an early return is fine. Which conditions differ between threads comes from the function's
 // uniformity analysis (util/uniformity.ts): conditions on blockIdx, kernel arguments, constants, uniform
-// loop counters or shared values read after a barrier are the same for every thread and are fine.
+// loop counters or shared values read after a barrier are the same for every thread and are fine, and so
+// is a bounds guard the file's launches make true for every thread (`i < n` in one block of n threads:
+// analysis/launches/launchedGuards.ts).
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import type { Basis } from "./severity";
@@ -14,6 +16,7 @@ import { ancestors } from "../analysis/source/nodes";
 import { codeSlice } from "../analysis/source/codeText";
 import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
 import { classConstructors } from "../analysis/types/classConstructors";
+import { launchGuards } from "../analysis/launches/launchedGuards";
 
 const IDENTS: ReadonlySet<string> = new Set(["identifier", "field_identifier"]);
 
@@ -171,7 +174,7 @@ export const syncthreadsInDivergentBranch: Rule = {
     for (const { f, calls } of fns.values()) {
       if (!mayDiverge(idx.text, f, calls)) continue;
       const until = { after: idx.text.lastIndexOf("sync", f.end), settled };
-      const u = Uniformity.of(idx, f, until, classConstructors(ctx));
+      const u = Uniformity.of(idx, f, until, classConstructors(ctx), launchGuards(idx, f));
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
         const found = divergence(u, b, f, (e, at) => skippedWrite(idx, f, e, at));

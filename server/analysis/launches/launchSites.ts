@@ -10,6 +10,7 @@
 import type { Node } from "web-tree-sitter";
 import { usesOf } from "../../lint/dependencies";
 import { Constants } from "../constants/constEval";
+import { isSpaceCode, isWordCode } from "../source/charCodes";
 import { codeOnly } from "../source/codeText";
 import type { FileIndex } from "../source/fileIndex";
 import { wordOffsets } from "../source/textScans";
@@ -25,11 +26,37 @@ export interface LaunchSite {
 }
 
 /**
- * The launches of kernel `name` in the file, when every use of the name is its declaration or a launch;
- * undefined otherwise.
+ * The names written before a `<<<` in the file's code, as USE_TAIL reads them (template arguments without
+ * nested brackets between): one scan for all the kernels a run asks of.
+ */
+function launchedNames(idx: FileIndex): ReadonlySet<string> {
+  return idx.shared("launchedNames", () => {
+    const code = codeOnly(idx.text);
+    const out = new Set<string>();
+    for (let at = code.indexOf("<<<"); at >= 0; at = code.indexOf("<<<", at + 3)) {
+      let end = at;
+      while (end > 0 && isSpaceCode(code.charCodeAt(end - 1))) end--;
+      if (code[end - 1] === ">") {
+        const open = code.lastIndexOf("<", end - 2);
+        if (open < 0 || /[;{}()<>]/.test(code.slice(open + 1, end - 1))) continue;
+        end = open;
+        while (end > 0 && isSpaceCode(code.charCodeAt(end - 1))) end--;
+      }
+      let start = end;
+      while (start > 0 && isWordCode(code.charCodeAt(start - 1))) start--;
+      if (start < end) out.add(code.slice(start, end));
+    }
+    return out;
+  });
+}
+
+/**
+ * The launches of kernel `name` in the file, when every use of the name is its declaration or a launch
+ * (none when the file never launches it); undefined otherwise.
  */
 export function launchSites(idx: FileIndex, name: string): readonly LaunchSite[] | undefined {
   idx.reads(usesOf(name));
+  if (!launchedNames(idx).has(name)) return [];
   return idx.shared(`launchSites:${name}`, () => {
     const code = codeOnly(idx.text);
     const out: LaunchSite[] = [];

@@ -6,7 +6,8 @@
 // kernel parameters, constants, template parameters, macros, blockIdx/blockDim/gridDim, sizeof, loop
 // counters whose start, bound and step are uniform, `__syncthreads_or/and/count` results, and memory read
 // at a uniform address (a `__shared__` value written by one thread is one value per block: reading it
-// after the barrier gives every thread the same). Names are resolved through the function's scopes, so
+// after the barrier gives every thread the same), and, given the kernel's launches (`guards`), a bounds
+// guard they make the same for every thread (`threadIdx.x < n` in blocks of n threads: launchedGuards.ts). Names are resolved through the function's scopes, so
 // two loops' `i` are two variables.
 //
 // Simplifications, on purpose: a __device__ function's parameters are uniform unless named like a thread
@@ -22,6 +23,7 @@ import type { Until } from "./uniformityUntil";
 import { inside, insideReturningBlock, otherArm } from "./uniformityExits";
 import { Walk } from "./uniformityWalk";
 import type { ClassConstructors } from "./uniformityCalls";
+import type { LaunchGuards } from "../launches/launchedGuards";
 
 export { calleeName, LOOPS } from "./uniformityBase";
 export type { Barrier, BarrierLevel, Control, Deps, Exit } from "./uniformityBase";
@@ -53,9 +55,11 @@ export class Uniformity {
     fn: { node: Node; body: Node; space: "global" | "device" },
     until?: Until,
     classes?: ClassConstructors,
+    guards?: LaunchGuards,
   ): Uniformity {
     return idx.shared(`uniformity${until ? "-barriers" : ""}:${fn.node.id}`, () => {
-      return new Uniformity(new Walk(idx.text, fn.node, fn.body, fn.space === "global", until, classes));
+      const kernel = fn.space === "global";
+      return new Uniformity(new Walk(idx.text, fn.node, fn.body, kernel, until, classes, guards));
     });
   }
 

@@ -131,6 +131,15 @@ export interface Ctx {
   owner: Node;
 }
 
+/** The exit a `return`, `break` or `continue` statement makes in context `c` (a break from a switch has no loop). */
+export function exitOf(stmt: Node, c: Ctx): Exit {
+  if (stmt.type === "return_statement")
+    return { stmt, kind: "return", controls: c.controls, target: c.owner, owner: c.owner };
+  const kind = stmt.type === "break_statement" ? "break" : "continue";
+  const target = kind === "continue" ? c.loop : c.breakable?.id === c.loop?.id ? c.loop : undefined;
+  return { stmt, kind, controls: c.controls, target, owner: c.owner };
+}
+
 export const NONE: Deps = { direct: false, syms: [] };
 export const VARYING: Deps = { direct: true, syms: [] };
 

@@ -4,6 +4,7 @@ import type { Node } from "web-tree-sitter";
 import { declaredName, textIn } from "../source/nodes";
 import {
   calleeName,
+  exitOf,
   groupLevel,
   LoopControl,
   memoryLvalue,
@@ -39,9 +40,13 @@ import { declareParams, simpleAssignment, simpleStatement, type Recorder } from 
 import { textDeps, tripDeps, type LoopHeader } from "./uniformityText";
 import { OpenLoops, Strides } from "./uniformityTrip";
 import { Stopper, type Until } from "./uniformityUntil";
+import type { LaunchGuards } from "../launches/launchedGuards";
 
-/** Nodes that may be a test of a loop's counter, or hold one (see OpenLoops). */
-const COUNTER_TESTS: ReadonlySet<string> = new Set([
+/**
+ * Nodes that may be a comparison, or hold one: a test of a loop's counter (see OpenLoops), a bounds guard
+ * the launches settle (see LaunchGuards).
+ */
+const TESTS: ReadonlySet<string> = new Set([
   "binary_expression",
   "parenthesized_expression",
   "condition_clause",
@@ -73,6 +78,7 @@ export class Walk implements Recorder {
     kernel: boolean,
     until?: Until,
     private readonly classes?: ClassConstructors,
+    private readonly guards?: LaunchGuards,
   ) {
     const { syms, assigns, barriers, exits, scopes } = this;
     this.stop = until && new Stopper(until, syms, assigns, barriers, exits, (s) => scopes.isClosed(s));
@@ -107,10 +113,13 @@ export class Walk implements Recorder {
     const t = node.type;
     if (SKIP.has(t)) return NONE;
     // a test of an open loop's counter is read from the tree: it may be a last-tile test (see OpenLoops)
-    const counted = COUNTER_TESTS.has(t) && this.loops.mentions(this.text(node));
+    const counted = TESTS.has(t) && this.loops.mentions(this.text(node));
     const tile = counted && t === "binary_expression" ? this.loops.compare(node, this.resolver) : undefined;
     if (tile) return tile;
-    if (PLAIN_EXPRESSIONS.has(t) && !counted) {
+    // a guard every launch settles is the same in every thread (read from the tree, not the text)
+    const guarded = !!this.guards && TESTS.has(t) && this.guards.mentioned(this.text(node));
+    if (guarded && t === "binary_expression" && this.guards.value(node) !== undefined) return NONE;
+    if (PLAIN_EXPRESSIONS.has(t) && !counted && !guarded) {
       const fast = textDeps(this.text(node), this.resolver);
       if (fast) return fast;
     }
@@ -156,7 +165,10 @@ export class Walk implements Recorder {
         return simpleStatement(this, node, t, c) ?? this.declaration(node, c);
       case "expression_statement":
       case "condition_clause":
-        return (counted ? undefined : simpleStatement(this, node, t, c)) ?? union(...this.childDeps(node, c));
+        return (
+          (counted || guarded ? undefined : simpleStatement(this, node, t, c)) ??
+          union(...this.childDeps(node, c))
+        );
       case "compound_statement":
         this.scoped(() => this.children(node, c));
         return NONE;
@@ -258,22 +270,12 @@ export class Walk implements Recorder {
       }
       case "return_statement":
         this.children(node, c);
-        this.exits.push({
-          stmt: node,
-          kind: "return",
-          controls: c.controls,
-          target: c.owner,
-          owner: c.owner,
-        });
+        this.exits.push(exitOf(node, c));
         return NONE;
       case "break_statement":
-      case "continue_statement": {
-        const target =
-          type === "continue_statement" ? c.loop : c.breakable?.id === c.loop?.id ? c.loop : undefined;
-        const kind = type === "break_statement" ? "break" : "continue";
-        this.exits.push({ stmt: node, kind, controls: c.controls, target, owner: c.owner });
+      case "continue_statement":
+        this.exits.push(exitOf(node, c));
         return NONE;
-      }
       default:
         return undefined;
     }
