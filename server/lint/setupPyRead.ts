@@ -8,6 +8,7 @@
 // read like an if/else. Functions the project's helper modules define are read where they are called
 // (pythonHelpers); one imported from elsewhere into a flags statement leaves PyTorch's switches unknown.
 // Its extensions' include directories (`include_dirs`, `-I` flags) are read as pythonPaths.ts says.
+// PyTorch's switches the script removes from cpp_extension's COMMON_NVCC_FLAGS are not set (pythonFlagRemoval).
 // Not seen: values read from the environment; a function's flags apply where it is defined, not called.
 import {
   archTokens,
@@ -25,6 +26,7 @@ import type { PyToken } from "./buildSyntax";
 import { pythonStatements, type PyStatement } from "./pythonBlocks";
 import { conditionals } from "./pythonExprs";
 import { scriptHelpers, type HelperLookup } from "./pythonHelpers";
+import { removedNvccFlags } from "./pythonFlagRemoval";
 import { pythonIncludeDirs } from "./pythonPaths";
 
 interface Found {
@@ -226,6 +228,14 @@ export function scriptBuild(
   const env: ScriptEnv = { helper, unread: new Set(), depth: 0 };
   const { defines, undefines } = run(stmts, start, found, env);
   if (env.unread.size > 0) for (const d of PYTORCH_NVCC_DEFINES) if (!undefines.has(d)) defines.delete(d);
+  // PyTorch's flags the script takes out of cpp_extension's COMMON_NVCC_FLAGS are not on the command line.
+  if (pytorch)
+    for (const flag of removedNvccFlags(stmts)) {
+      const name = /^-D(\w+)$/.exec(flag)?.[1];
+      if (!name || !PYTORCH_NVCC_DEFINES.includes(name)) continue;
+      defines.delete(name);
+      undefines.add(name);
+    }
   // cpp_extension adds TORCH_CUDA_ARCH_LIST's flags to an extension whose own flags name no arch: the
   // project's targets are the flags' and, when it sets a list, the list's (for its other extensions).
   const flagArchs = archsFromFlags(found.literals.join("\n"));

@@ -94,3 +94,17 @@ test("op_builder: a class whose sources() lists the file builds it with its nvcc
   // sources() computed at run time: not this reader's; setup.py (no CUDAExtension of its own) owns it.
   assert.equal(contextOf("op-builder", "csrc/computed/c.cu").build?.kind, "setup.py");
 });
+
+test("setup.py: PyTorch's half switches the script removes from COMMON_NVCC_FLAGS are not defined", () => {
+  const c = contextOf("setup-removes-flags", "csrc/rope.cu");
+  assert.equal(c.build?.kind, "setup.py");
+  assert.ok(c.pytorch);
+  for (const d of [
+    "__CUDA_NO_HALF_OPERATORS__",
+    "__CUDA_NO_HALF_CONVERSIONS__",
+    "__CUDA_NO_BFLOAT16_CONVERSIONS__",
+  ])
+    assert.equal(macro(c, d), "undefined", d);
+  assert.equal(macro(c, "__CUDA_NO_HALF2_OPERATORS__"), "1", "not removed");
+  assert.deepEqual(c.targets.archs, [80]);
+});
