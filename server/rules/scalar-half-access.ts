@@ -6,6 +6,7 @@ import type { FunctionInfo } from "../analysis/source/fileIndex";
 import { FunctionLocals, notAStream } from "../analysis/access/accessShape";
 import {
   halfAccesses,
+  offsetReads,
   halfPointerReader,
   type HalfAccess,
   type HalfPointer,
@@ -56,7 +57,8 @@ export const scalarHalfAccess: Rule = {
       const found = read(f);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
       if (!found || found.pointers.size === 0 || vectorizesIn(found.src, env.vectorTypes)) continue;
-      reportAccesses(ctx, idx, f, halfAccesses(idx, f, found.pointers, env.defines), env);
+      const hits = halfAccesses(idx, f, found.pointers, env.defines);
+      if (hits.length > 0) reportAccesses(ctx, idx, f, hits, offsetReads(idx, f, found.pointers), env);
     }
   },
 };
@@ -67,9 +69,9 @@ function reportAccesses(
   idx: FileIndex,
   f: FunctionInfo,
   hits: HalfAccess[],
+  sums: Node[],
   env: DeclEnv,
 ): void {
-  if (hits.length === 0) return;
   const code = codeSlice(idx, f.start, f.end);
   const locals = new FunctionLocals(idx.root, code, f.start);
   // Each loop's range read once (endIndex crosses into wasm), not once per access.
@@ -78,15 +80,21 @@ function reportAccesses(
     start: l.startIndex,
     end: l.endIndex,
   }));
-  // Each access's innermost loop (the last-starting loop holding it; -1: none) and shape.
-  const placed = hits.map((h) => {
+  // The innermost loop holding a node (the last-starting one): its id, or -1 for none.
+  const loopOf = (n: Node): Node | undefined => {
     let loop: Node | undefined;
-    for (const l of loops) if (l.start <= h.sub.startIndex && h.sub.endIndex <= l.end) loop = l.node;
+    for (const l of loops) if (l.start <= n.startIndex && n.endIndex <= l.end) loop = l.node;
+    return loop;
+  };
+  const placed = hits.map((h) => {
+    const loop = loopOf(h.sub);
     return { ...h, loop, key: loop ? loop.id : -1, shape: locals.shape(h.sub) };
   });
   // A loop (or the code outside loops) that gathers moves its data through the index: storing the
-  // gathered values two at a time gains little. Those are skipped whole.
+  // gathered values two at a time gains little. Those are skipped whole. A gather is a subscript or a
+  // pointer sum (`__ldg(src + row)`) whose index is loaded from memory.
   const reported = new Set(placed.filter((p) => p.shape === "gather").map((p) => p.key));
+  for (const sum of sums) if (locals.loads(sum.text)) reported.add(loopOf(sum)?.id ?? -1);
   // A function streaming its data in loops: its accesses outside loops are per-row values (a mean, a
   // norm), a small part of its traffic.
   const streams = placed.some((p) => p.loop && !notAStream(p.shape) && !reported.has(p.key));

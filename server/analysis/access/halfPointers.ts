@@ -199,6 +199,30 @@ export function halfAccesses(
   return hits.sort((a, b) => a.sub.startIndex - b.sub.startIndex);
 }
 
+/**
+ * Reads of a 16-bit pointer through pointer arithmetic, `__ldg(src + offset + row)` or `*(src + i)`: the
+ * sum, whose terms are the offset (asked of accessShape's FunctionLocals: does it load?). Subscripts are
+ * halfAccesses'.
+ */
+export function offsetReads(idx: FileIndex, f: FunctionInfo, pointers: Map<string, HalfPointer>): Node[] {
+  const out: Node[] = [];
+  const names = globalRegex(`\\b(${[...pointers.keys()].join("|")})\\s*\\+`);
+  for (const m of idx.scan(names, f.body.startIndex, f.body.endIndex)) {
+    const name = idx.root.namedDescendantForIndex(m.index, m.index + m[1]!.length);
+    let sum = name?.type === "identifier" ? name.parent : null;
+    if (sum?.type !== "binary_expression" || sum.childForFieldName("left")?.id !== name!.id) continue;
+    while (sum.parent?.type === "binary_expression" || sum.parent?.type === "parenthesized_expression")
+      sum = sum.parent;
+    const holder = sum.parent;
+    const read =
+      (holder?.type === "pointer_expression" && holder.childForFieldName("operator")?.text === "*") ||
+      (holder?.type === "argument_list" &&
+        /^__ld\w*$/.test(holder.parent?.childForFieldName("function")?.text ?? ""));
+    if (read) out.push(sum);
+  }
+  return out;
+}
+
 /** One subscript access of a 16-bit pointer. */
 export interface HalfAccess {
   sub: Node;
