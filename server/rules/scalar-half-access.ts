@@ -11,6 +11,7 @@ import {
   type HalfAccess,
   type HalfPointer,
 } from "../analysis/access/halfPointers";
+import { onChipParameter } from "../analysis/access/onChipParameters";
 import { vectorizesIn } from "../analysis/access/vectorizes";
 import { deviceBodies, exchangesAcrossWarp } from "../analysis/access/warpExchange";
 import { usesOf } from "../lint/dependencies";
@@ -57,7 +58,13 @@ export const scalarHalfAccess: Rule = {
       const found = read(f);
       // A function that already vectorizes has its scalar loop as the odd-length tail.
       if (!found || found.pointers.size === 0 || vectorizesIn(found.src, env.vectorTypes)) continue;
-      const hits = halfAccesses(idx, f, found.pointers, env.defines);
+      // A helper's pointer parameter that every call in the file binds to a shared or local array
+      const onChip = new Map<string, boolean>();
+      const global = (h: HalfAccess): boolean => {
+        if (!onChip.has(h.name)) onChip.set(h.name, onChipParameter(idx, f, h.name));
+        return !onChip.get(h.name);
+      };
+      const hits = halfAccesses(idx, f, found.pointers, env.defines).filter(global);
       if (hits.length > 0) reportAccesses(ctx, idx, f, hits, offsetReads(idx, f, found.pointers), env);
     }
   },
