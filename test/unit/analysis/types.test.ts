@@ -140,7 +140,7 @@ describe("access shapes", () => {
         "int i = blockIdx.x * blockDim.x + threadIdx.x;\nconst int t = perm[0];\ny[i] = x[perm[i]];\ny[i] = x[t * n + i];\ny[i] = s[i / g];\ny[i] = s[blockIdx.y];\ny[i * 4] = x[i];",
       ),
       [
-        "perm[0]:broadcast",
+        "perm[0]:fixed",
         "y[i]:contiguous",
         "x[perm[i]]:gather",
         "perm[i]:contiguous",
