@@ -143,6 +143,43 @@ function instanceOf(r: NsysRange, a: InstanceAcc): NsysRangeInstance {
 const sum = (xs: NsysRangeInstance[], f: (i: NsysRangeInstance) => number): number =>
   xs.reduce((s, x) => s + f(x), 0);
 
+/** The summary of one range name's instances G, from their accumulators. */
+function groupSummary(
+  g: { r: NsysRange; id: number }[],
+  accs: InstanceAcc[],
+  names: Set<string>,
+  tops: Map<string, TopAcc>,
+  topN: number,
+): NsysRangeSummary {
+  const instances = g.map(({ r, id }) => instanceOf(r, accs[id]!));
+  const launches = instances.map((i) => i.launches);
+  const first = g[0]!.r;
+  return {
+    name: first.name,
+    domain: first.domain,
+    style: first.style,
+    time: durationStats(g.map(({ r }) => r.endNs - r.startNs)),
+    timePct: 0,
+    launches: {
+      total: sum(instances, (i) => i.launches),
+      avg: round1(sum(instances, (i) => i.launches) / instances.length),
+      min: launches.reduce((m, v) => Math.min(m, v), Infinity),
+      max: launches.reduce((m, v) => Math.max(m, v), 0),
+    },
+    kernels: sum(instances, (i) => i.kernels),
+    gpuOps: sum(instances, (i) => i.gpuOps),
+    distinctKernels: names.size,
+    kernelTimeNs: sum(instances, (i) => i.kernelTimeNs),
+    gpuSpanNs: sum(instances, (i) => i.gpuSpanNs),
+    gapNs: sum(instances, (i) => i.gapNs),
+    topKernels: [...tops.values()]
+      .sort((a, b) => b.count - a.count || b.totalNs - a.totalNs || (before(a.first, b.first) ? -1 : 1))
+      .slice(0, topN)
+      .map(({ name, shortName, count, totalNs }) => ({ name, shortName, count, totalNs })),
+    instances,
+  };
+}
+
 /** summarizeRanges's summaries of RANGES (readRanges) in DB, from streaming passes. */
 export function summarizeRangesStreaming(
   db: NsysDb,
@@ -214,39 +251,8 @@ export function summarizeRangesStreaming(
       db.kernelLaunches(calls, (v) => {
         for (const id of containing(num(v[1]), num(v[0]))) accs[id]!.launches++;
       });
-  const out: NsysRangeSummary[] = [];
-  let allRangeNs = 0;
-  [...groups.values()].forEach((g, gi) => {
-    const instances = g.map(({ r, id }) => instanceOf(r, accs[id]!));
-    const launches = instances.map((i) => i.launches);
-    const time = durationStats(g.map(({ r }) => r.endNs - r.startNs));
-    allRangeNs += time.totalNs;
-    const first = g[0]!.r;
-    out.push({
-      name: first.name,
-      domain: first.domain,
-      style: first.style,
-      time,
-      timePct: 0,
-      launches: {
-        total: sum(instances, (i) => i.launches),
-        avg: round1(sum(instances, (i) => i.launches) / instances.length),
-        min: launches.reduce((m, v) => Math.min(m, v), Infinity),
-        max: launches.reduce((m, v) => Math.max(m, v), 0),
-      },
-      kernels: sum(instances, (i) => i.kernels),
-      gpuOps: sum(instances, (i) => i.gpuOps),
-      distinctKernels: groupNames[gi]!.size,
-      kernelTimeNs: sum(instances, (i) => i.kernelTimeNs),
-      gpuSpanNs: sum(instances, (i) => i.gpuSpanNs),
-      gapNs: sum(instances, (i) => i.gapNs),
-      topKernels: [...tops[gi]!.values()]
-        .sort((a, b) => b.count - a.count || b.totalNs - a.totalNs || (before(a.first, b.first) ? -1 : 1))
-        .slice(0, topN)
-        .map(({ name, shortName, count, totalNs }) => ({ name, shortName, count, totalNs })),
-      instances,
-    });
-  });
+  const out = [...groups.values()].map((g, gi) => groupSummary(g, accs, groupNames[gi]!, tops[gi]!, topN));
+  const allRangeNs = out.reduce((t, r) => t + r.time.totalNs, 0);
   for (const s of out) s.timePct = allRangeNs > 0 ? round1((100 * s.time.totalNs) / allRangeNs) : 0;
   return out.sort((a, b) => b.time.totalNs - a.time.totalNs);
 }
