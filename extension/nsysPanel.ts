@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { splitCommandLine } from "../server/profile/commandLine";
 import { profile } from "../server/profile/ncuCli";
-import type { NsysTrace } from "../server/profile/nsysReport";
+import type { NsysTimelineTrace } from "../server/profile/nsysReport";
 import type { NsysSummary } from "../server/profile/nsysReportSummary";
 import { errorMessage } from "../server/util/errorMessage";
 import { isNsysRequest, type NsysHostMessage } from "../webview/nsys/protocol";
@@ -82,7 +82,7 @@ export class NsysPanel {
     if (!this.closed) this.host.show({ type: "error", title: this.title, message });
   }
 
-  load(summary: NsysSummary, trace: NsysTrace, file: string, command: string | null): void {
+  load(summary: NsysSummary, trace: NsysTimelineTrace, file: string, command: string | null): void {
     if (this.closed) return;
     this.data = new NsysTimelineData(trace);
     this.summary = summary;

@@ -3,7 +3,7 @@
 // host windows rather than the page because a 100,000-launch trace is tens of MB as JSON objects,
 // while a window is at most about two boxes per pixel per lane (nsysTimeline.ts merges sub-pixel
 // operations): the page stays small and each zoom or pan costs one short message round trip.
-import type { NsysTrace } from "../server/profile/nsysReport";
+import type { NsysTimelineTrace } from "../server/profile/nsysReport";
 import type { NsysSummary } from "../server/profile/nsysReportSummary";
 import {
   timelineLanes,
@@ -21,13 +21,26 @@ type WindowMessage = Extract<NsysHostMessage, { type: "window" }>;
 /** More ranges than this in one window: those narrower than a pixel are left out. */
 const RANGE_LIMIT = 2000;
 
+/** What the timeline leaves out of a report with more operations than the reader sends. */
+export function mergedNote(m: NonNullable<NsysTimelineTrace["merged"]>): string {
+  const n = (x: number): string => x.toLocaleString("en-US");
+  const us =
+    m.resolutionNs >= 1000 ? `${n(Math.round(m.resolutionNs / 1000))} µs` : `${n(m.resolutionNs)} ns`;
+  return (
+    `This report has ${n(m.operations)} GPU operations: the timeline shows them as ${n(m.entries)} boxes, ` +
+    `operations shorter than ${us} and less than ${us} apart merged (no name on hover; zoom shows no more detail). The tables count every operation.`
+  );
+}
+
 export class NsysTimelineData {
   private readonly lanes: TimelineLane[];
   private readonly ranges: TimelineRange[];
   private readonly nameIndex = new Map<string, number>();
   readonly names: string[] = [];
+  private readonly merged: NsysTimelineTrace["merged"];
 
-  constructor(trace: NsysTrace) {
+  constructor(trace: NsysTimelineTrace) {
+    this.merged = trace.merged;
     this.lanes = timelineLanes(trace);
     this.ranges = timelineRanges(trace);
     for (const op of trace.ops) {
@@ -57,11 +70,16 @@ export class NsysTimelineData {
       file,
       command,
       summary,
-      lanes: this.lanes.map((l) => ({ deviceId: l.deviceId, streamId: l.streamId, ops: l.ops.length })),
+      lanes: this.lanes.map((l) => ({
+        deviceId: l.deviceId,
+        streamId: l.streamId,
+        ops: l.ops.reduce((n, o) => n + (o.merged ?? 1), 0),
+      })),
       names: this.names,
       startNs,
       endNs: Math.max(endNs, startNs + 1),
       rangeRows: this.ranges.reduce((m, r) => Math.max(m, r.depth + 1), 0),
+      timelineNote: this.merged ? mergedNote(this.merged) : null,
     };
   }
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { IsolatedError, runIsolated, type Budget, type IsolatedStats } from "../process/isolated";
 import { MAX_ROWS } from "./nsysReportDb";
 import { NsysReportError, type NsysErrorCode } from "./nsysReportError";
-import type { NsysTrace } from "./nsysReport";
+import type { NsysTimelineTrace } from "./nsysReport";
 import type { NsysSummary } from "./nsysReportSummary";
 import { fromWire, type WireTrace } from "./nsysTraceWire";
 
@@ -84,7 +84,7 @@ export async function readInReader(
   report: string,
   want: "summary" | "report",
   o: NsysReaderOptions = {},
-): Promise<{ summary: NsysSummary; trace?: NsysTrace }> {
+): Promise<{ summary: NsysSummary; trace?: NsysTimelineTrace }> {
   const budget = readerBudget(sizeOf(file), o.limits);
   const request: NsysReadRequest = {
     file,

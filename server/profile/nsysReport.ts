@@ -23,6 +23,11 @@ export interface NsysGpuOp {
   block?: [number, number, number];
   registersPerThread?: number;
   bytes?: number;
+  /**
+   * Only in a timeline that merges (NsysTimelineTrace.merged): this entry stands for this many
+   * operations (more than one) of its lane, from its start to its end; the other fields are the first's.
+   */
+  merged?: number;
 }
 
 /** A CUDA runtime or driver API call that has a GPU operation (a launch, a copy, a memset). */
@@ -43,14 +48,25 @@ export interface NsysRange {
   globalTid: number;
 }
 
-export interface NsysTrace {
+/** What the panel's timeline draws: GPU operations per stream under the NVTX ranges. */
+export interface NsysTimelineTrace {
   /** Sorted by start time. */
   ops: NsysGpuOp[];
-  /** Only the calls that have a GPU operation; sorted by thread, then start time. */
-  calls: NsysApiCall[];
   /** Complete ranges (both ends recorded), sorted by start time. */
   ranges: NsysRange[];
   gpus: { id: number; name: string }[];
+  /**
+   * Present when the report has more operations than the reader sends (nsysReportStream.ts):
+   * operations shorter than resolutionNs and less than that apart on a lane are merged into one
+   * entry (NsysGpuOp.merged), so `ops` holds `entries` entries for `operations` operations.
+   */
+  merged?: { operations: number; entries: number; resolutionNs: number };
+}
+
+/** The whole trace, in memory (readNsysTrace): what summarizeTrace summarizes. */
+export interface NsysTrace extends NsysTimelineTrace {
+  /** Only the calls that have a GPU operation; sorted by thread, then start time. */
+  calls: NsysApiCall[];
 }
 
 const NVTX_PUSH_POP = 59;
@@ -79,6 +95,52 @@ const num = (v: unknown): number => Number(v ?? 0);
 
 const OP_COLS = ["start", "end", "deviceId", "streamId", "correlationId", "globalPid"];
 
+export const KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL";
+export const MEMCPY = "CUPTI_ACTIVITY_KIND_MEMCPY";
+export const MEMSET = "CUPTI_ACTIVITY_KIND_MEMSET";
+/** The tables of CUDA API calls that launch GPU operations. */
+export const CALL_TABLES = ["CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"] as const;
+
+/** The columns each kind of operation is read with (kernelOp, memcpyOp, memsetOp read rows of them). */
+export const OP_COLUMNS = {
+  [KERNEL]: [
+    ...OP_COLS,
+    "demangledName",
+    "shortName",
+    "gridX",
+    "gridY",
+    "gridZ",
+    "blockX",
+    "blockY",
+    "blockZ",
+    "registersPerThread",
+  ],
+  [MEMCPY]: [...OP_COLS, "bytes", "copyKind"],
+  [MEMSET]: [...OP_COLS, "bytes"],
+} as const;
+
+/** A kernel from a row of OP_COLUMNS[KERNEL]. */
+export function kernelOp(r: unknown[], str: Map<number, string>): NsysGpuOp {
+  const name = str.get(num(r[6])) ?? `<string ${num(r[6])}>`;
+  return {
+    ...baseOp("kernel", name, str.get(num(r[7])) ?? name, r),
+    grid: [num(r[8]), num(r[9]), num(r[10])],
+    block: [num(r[11]), num(r[12]), num(r[13])],
+    registersPerThread: num(r[14]),
+  };
+}
+
+/** A copy from a row of OP_COLUMNS[MEMCPY], its kind named by LABELS (copyLabels). */
+export function memcpyOp(r: unknown[], labels: Record<number, string>): NsysGpuOp {
+  const name = `[CUDA memcpy ${labels[num(r[7])] ?? "Unknown"}]`;
+  return { ...baseOp("memcpy", name, name, r), bytes: num(r[6]) };
+}
+
+/** A memset from a row of OP_COLUMNS[MEMSET]. */
+export function memsetOp(r: unknown[]): NsysGpuOp {
+  return { ...baseOp("memset", "[CUDA memset]", "[CUDA memset]", r), bytes: num(r[6]) };
+}
+
 /** The fields every GPU operation has, from a row that starts with OP_COLS. */
 const baseOp = (kind: NsysOpKind, name: string, shortName: string, r: unknown[]): NsysGpuOp => ({
   kind,
@@ -93,21 +155,11 @@ const baseOp = (kind: NsysOpKind, name: string, shortName: string, r: unknown[])
 });
 
 function readKernels(db: NsysDb, str: Map<number, string>, out: NsysGpuOp[]): void {
-  const t = "CUPTI_ACTIVITY_KIND_KERNEL";
-  if (!db.has(t)) return;
-  const dims = ["gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread"];
-  db.select(t, [...OP_COLS, "demangledName", "shortName", ...dims], (r) => {
-    const name = str.get(num(r[6])) ?? `<string ${num(r[6])}>`;
-    out.push({
-      ...baseOp("kernel", name, str.get(num(r[7])) ?? name, r),
-      grid: [num(r[8]), num(r[9]), num(r[10])],
-      block: [num(r[11]), num(r[12]), num(r[13])],
-      registersPerThread: num(r[14]),
-    });
-  });
+  if (db.has(KERNEL)) db.select(KERNEL, OP_COLUMNS[KERNEL], (r) => out.push(kernelOp(r, str)));
 }
 
-function copyLabels(db: NsysDb): Record<number, string> {
+/** ENUM_CUDA_MEMCPY_OPER's labels by id (the built-in ones where the export has no such table). */
+export function copyLabels(db: NsysDb): Record<number, string> {
   if (!db.has("ENUM_CUDA_MEMCPY_OPER")) return COPY_KIND;
   const m: Record<number, string> = { ...COPY_KIND };
   db.select("ENUM_CUDA_MEMCPY_OPER", ["id", "label"], (r) => (m[num(r[0])] = String(r[1])));
@@ -115,28 +167,18 @@ function copyLabels(db: NsysDb): Record<number, string> {
 }
 
 function readMemoryOps(db: NsysDb, out: NsysGpuOp[]): void {
-  const memcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
-  const memset = "CUPTI_ACTIVITY_KIND_MEMSET";
-  const op = (kind: NsysOpKind, name: string, r: unknown[]): NsysGpuOp => ({
-    ...baseOp(kind, name, name, r),
-    bytes: num(r[6]),
-  });
-  if (db.has(memcpy)) {
+  if (db.has(MEMCPY)) {
     const labels = copyLabels(db);
-    db.select(memcpy, [...OP_COLS, "bytes", "copyKind"], (r) =>
-      out.push(op("memcpy", `[CUDA memcpy ${labels[num(r[7])] ?? "Unknown"}]`, r)),
-    );
+    db.select(MEMCPY, OP_COLUMNS[MEMCPY], (r) => out.push(memcpyOp(r, labels)));
   }
-  if (db.has(memset)) {
-    db.select(memset, [...OP_COLS, "bytes"], (r) => out.push(op("memset", "[CUDA memset]", r)));
-  }
+  if (db.has(MEMSET)) db.select(MEMSET, OP_COLUMNS[MEMSET], (r) => out.push(memsetOp(r)));
 }
 
 /** Runtime and driver API calls whose correlationId has a GPU operation. */
 function readCalls(db: NsysDb, ops: NsysGpuOp[]): NsysApiCall[] {
   const withOps = new Set(ops.map((o) => o.correlationId));
   const calls: NsysApiCall[] = [];
-  for (const t of ["CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"]) {
+  for (const t of CALL_TABLES) {
     if (!db.has(t)) continue;
     db.select(t, ["start", "end", "globalTid", "correlationId"], (r) => {
       const correlationId = num(r[3]);
@@ -147,7 +189,8 @@ function readCalls(db: NsysDb, ops: NsysGpuOp[]): NsysApiCall[] {
   return calls.sort((a, b) => a.globalTid - b.globalTid || a.startNs - b.startNs);
 }
 
-function readRanges(db: NsysDb, str: Map<number, string>): NsysRange[] {
+/** The NVTX ranges both of whose ends were recorded, sorted by start. */
+export function readRanges(db: NsysDb, str: Map<number, string>): NsysRange[] {
   const t = "NVTX_EVENTS";
   if (!db.has(t)) return [];
   const domains = new Map<number, string>();
@@ -180,7 +223,7 @@ function readRanges(db: NsysDb, str: Map<number, string>): NsysRange[] {
   return ranges.sort((a, b) => a.startNs - b.startNs);
 }
 
-function readGpus(db: NsysDb): { id: number; name: string }[] {
+export function readGpus(db: NsysDb): { id: number; name: string }[] {
   if (!db.has("TARGET_INFO_GPU")) return [];
   const gpus: { id: number; name: string }[] = [];
   db.select("TARGET_INFO_GPU", ["id", "name"], (r) => gpus.push({ id: num(r[0]), name: String(r[1]) }));

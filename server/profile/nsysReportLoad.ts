@@ -9,7 +9,7 @@ import { basename, dirname, extname, join } from "node:path";
 import { nsysFailureMessage } from "./nsysMessages";
 import { NSYS_SEARCHED } from "./nsysFind";
 import { NsysReportError } from "./nsysReportDb";
-import type { NsysTrace } from "./nsysReport";
+import type { NsysTimelineTrace } from "./nsysReport";
 import { readInReader, type NsysReaderOptions } from "./nsysReaderClient";
 import type { NsysSummary } from "./nsysReportSummary";
 import { runTool, ToolCancelledError, ToolMissingError } from "./spawnTool";
@@ -82,7 +82,7 @@ export async function loadNsysSummary(file: string, o: NsysToolOptions): Promise
 export async function loadNsysReport(
   file: string,
   o: NsysToolOptions,
-): Promise<{ summary: NsysSummary; trace: NsysTrace }> {
+): Promise<{ summary: NsysSummary; trace: NsysTimelineTrace }> {
   const r = await readInReader(await sqliteOf(file, o), file, "report", o);
   if (!r.trace) throw new Error("the reader process answered without the trace");
   return { summary: r.summary, trace: r.trace };

@@ -83,3 +83,74 @@ export function lowerBound<T>(
   }
   return lo;
 }
+
+/**
+ * Durations counted by value: durationStats of the same values, to the bit (the sums run over the
+ * values in ascending order, as durationStats adds its sorted array), in memory that grows with the
+ * distinct durations, not with the instances (a kernel's durations in ns repeat: its millions of
+ * launches take a few thousand distinct values).
+ */
+export class DurationHistogram {
+  private readonly counts = new Map<number, number>();
+  private n = 0;
+
+  add(d: number): void {
+    this.counts.set(d, (this.counts.get(d) ?? 0) + 1);
+    this.n++;
+  }
+
+  get instances(): number {
+    return this.n;
+  }
+
+  stats(): DurationStats {
+    const n = this.n;
+    if (n === 0) return durationStats([]);
+    const values = [...this.counts.keys()].sort((a, b) => a - b);
+    let total = 0;
+    for (const d of values) for (let c = this.counts.get(d)!; c > 0; c--) total += d;
+    const mean = total / n;
+    let sq = 0;
+    for (const d of values) for (let c = this.counts.get(d)!; c > 0; c--) sq += (d - mean) * (d - mean);
+    const mid = n >> 1;
+    const med = n % 2 === 1 ? this.at(values, mid) : (this.at(values, mid - 1) + this.at(values, mid)) / 2;
+    return {
+      instances: n,
+      totalNs: total,
+      avgNs: round1(mean),
+      medNs: round1(med),
+      minNs: values[0]!,
+      maxNs: values.at(-1)!,
+      stdDevNs: n > 1 ? round1(Math.sqrt(sq / (n - 1))) : 0,
+    };
+  }
+
+  /** The value at index I of the sorted durations. */
+  private at(values: number[], i: number): number {
+    let seen = 0;
+    for (const d of values) {
+      seen += this.counts.get(d)!;
+      if (i < seen) return d;
+    }
+    throw new Error(`index ${i} past ${this.n} durations`);
+  }
+}
+
+/** The running union of intervals fed in order of start: unionNs without the array. */
+export class RunningUnion {
+  private busy = 0;
+  private curStart = -Infinity;
+  private curEnd = -Infinity;
+
+  add(startNs: number, endNs: number): void {
+    if (startNs > this.curEnd) {
+      if (this.curEnd > this.curStart) this.busy += this.curEnd - this.curStart;
+      this.curStart = startNs;
+      this.curEnd = endNs;
+    } else if (endNs > this.curEnd) this.curEnd = endNs;
+  }
+
+  get totalNs(): number {
+    return this.busy + (this.curEnd > this.curStart ? this.curEnd - this.curStart : 0);
+  }
+}

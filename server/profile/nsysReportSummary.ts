@@ -3,8 +3,9 @@
 // each instance, and how much of the time the GPU had work. This is the JSON of
 // `cuda-kernel-dev nsys summarize --json` (documented in the README).
 import { openNsysDb, sqliteError, type NsysDbLimits } from "./nsysReportDb";
-import { readNsysTrace, type NsysGpuOp, type NsysTrace } from "./nsysReport";
+import type { NsysGpuOp, NsysTimelineTrace, NsysTrace } from "./nsysReport";
 import { summarizeRanges, type NsysRangeSummary } from "./nsysReportRanges";
+import { summarizeDb } from "./nsysReportStream";
 import { durationStats, groupBy, round1, unionNs, type DurationStats } from "./nsysReportStats";
 
 export interface NsysKernelSummary extends DurationStats {
@@ -108,6 +109,10 @@ function gpuIdle(ops: NsysGpuOp[]): NsysGpuIdle[] {
   });
 }
 
+/**
+ * The summary of a trace held in memory. Exports are summarized in streaming passes instead
+ * (summarizeDb, nsysReportStream.ts), which give the same figures: this is what the tests hold them to.
+ */
 export function summarizeTrace(report: string, t: NsysTrace): NsysSummary {
   const kernels = kernelTable(t.ops);
   return {
@@ -124,21 +129,26 @@ export function summarizeTrace(report: string, t: NsysTrace): NsysSummary {
   };
 }
 
-/** Reads an SQLite export and summarizes it, in this process (for a .nsys-rep, and in a reader process, see nsysReportLoad). */
-export async function summarizeSqlite(file: string, report = file): Promise<NsysSummary> {
-  return (await readSqlite(file, report)).summary;
+/** Reads an SQLite export and summarizes it, in this process (the CLI and the panel read it in a reader process: nsysReportLoad). */
+export async function summarizeSqlite(
+  file: string,
+  report = file,
+  limits: NsysDbLimits = {},
+): Promise<NsysSummary> {
+  return (await readSqlite(file, report, limits, false)).summary;
 }
 
-/** The summary and the trace it came from (the Nsight Systems panel's timeline reads the trace). */
+/** The summary and, with `timeline`, the trace the panel's timeline draws (bounded: see nsysReportStream.ts). */
 export async function readSqlite(
   file: string,
   report = file,
   limits: NsysDbLimits = {},
-): Promise<{ summary: NsysSummary; trace: NsysTrace }> {
+  timeline = true,
+): Promise<{ summary: NsysSummary; trace: NsysTimelineTrace }> {
   const db = await openNsysDb(file, limits);
   try {
-    const trace = readNsysTrace(db);
-    return { summary: summarizeTrace(report, trace), trace };
+    const r = summarizeDb(db, report, { timeline });
+    return { summary: r.summary, trace: r.timeline ?? { ops: [], ranges: [], gpus: r.summary.gpus } };
   } catch (e) {
     // sql.js reads pages as queries need them: a file cut short fails here, not when opened
     throw sqliteError(file, e, limits);

@@ -3,7 +3,7 @@
 // pan: what is visible in [t0, t1] at a given ns-per-pixel. Operations narrower than a pixel are
 // merged into one box, so a window returns at most about two boxes per pixel per lane however many
 // events it spans (a 100,000-launch report stays responsive).
-import type { NsysGpuOp, NsysRange, NsysTrace } from "./nsysReport";
+import type { NsysGpuOp, NsysRange, NsysTimelineTrace } from "./nsysReport";
 import { lowerBound } from "./nsysReportStats";
 
 export interface TimelineLane {
@@ -18,7 +18,7 @@ export interface TimelineLane {
 export interface TimelineBox {
   startNs: number;
   endNs: number;
-  /** Operations merged into this box; 1 when it is one operation (then `op` is it). */
+  /** Operations merged into this box; 1 when it is one operation (then `op` is it; a merged entry of the trace counts for its own). */
   count: number;
   op?: NsysGpuOp;
 }
@@ -28,7 +28,7 @@ export interface TimelineRange extends NsysRange {
   depth: number;
 }
 
-export function timelineLanes(t: NsysTrace): TimelineLane[] {
+export function timelineLanes(t: NsysTimelineTrace): TimelineLane[] {
   const lanes = new Map<string, TimelineLane>();
   for (const op of t.ops) {
     const key = `${op.deviceId}:${op.streamId}`;
@@ -51,20 +51,24 @@ export function visibleBoxes(lane: TimelineLane, t0: number, t1: number, nsPerPi
     if (op.startNs > t1) break;
     if (op.endNs < t0) continue;
     const small = op.endNs - op.startNs < nsPerPixel;
+    const count = op.merged ?? 1;
     if (cur && small && op.startNs - cur.endNs < nsPerPixel && cur.endNs - cur.startNs < 2 * nsPerPixel) {
       cur.endNs = Math.max(cur.endNs, op.endNs);
-      cur.count++;
+      cur.count += count;
       delete cur.op;
       continue;
     }
-    cur = { startNs: op.startNs, endNs: op.endNs, count: 1, op };
+    cur =
+      count === 1
+        ? { startNs: op.startNs, endNs: op.endNs, count, op }
+        : { startNs: op.startNs, endNs: op.endNs, count };
     out.push(cur);
   }
   return out;
 }
 
 /** NVTX ranges with their depth on their thread (push/pop nesting), sorted by start. */
-export function timelineRanges(t: NsysTrace): TimelineRange[] {
+export function timelineRanges(t: NsysTimelineTrace): TimelineRange[] {
   const open = new Map<number, number[]>(); // thread -> end times of its open ranges
   return t.ranges.map((r) => {
     const stack = open.get(r.globalTid) ?? [];

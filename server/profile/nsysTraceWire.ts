@@ -1,10 +1,11 @@
-// The trace as the reader process sends it to the panel (nsysReader.ts -> nsysReaderClient.ts):
-// a column of numbers per field of the GPU operations and API calls, and a table of their names.
+// The timeline's trace as the reader process sends it to the panel (nsysReader.ts ->
+// nsysReaderClient.ts): a column of numbers per field of the GPU operations, and a table of their
+// names. At most TIMELINE_ENTRIES operations (nsysReportStream.ts): past it, merged ones.
 // The IPC channel copies a typed array as its bytes, where it serializes objects one field at a
 // time: on the 101,000-launch bench export, the objects took 1.3-2.5 s to serialize and read back
 // (v8.serialize, a loaded 2-core machine), the columns a few tens of milliseconds with the
 // conversion on both sides. The ranges and GPUs (a few thousand at most) go as they are.
-import type { NsysApiCall, NsysGpuOp, NsysOpKind, NsysTrace } from "./nsysReport";
+import type { NsysGpuOp, NsysOpKind, NsysTimelineTrace } from "./nsysReport";
 
 const KINDS: readonly NsysOpKind[] = ["kernel", "memcpy", "memset"];
 
@@ -18,11 +19,12 @@ export interface WireTrace {
     name: Uint32Array;
     /** gridX..Z, blockX..Z, registersPerThread of a kernel; bytes of a copy or memset; NaN where none. */
     extra: Float64Array;
+    /** NsysGpuOp.merged; 0 for one operation. */
+    merged: Uint32Array;
   };
-  /** start, end, globalTid, correlationId per call. */
-  calls: Float64Array;
-  ranges: NsysTrace["ranges"];
-  gpus: NsysTrace["gpus"];
+  ranges: NsysTimelineTrace["ranges"];
+  gpus: NsysTimelineTrace["gpus"];
+  merged?: NsysTimelineTrace["merged"];
 }
 
 const BASE = 6;
@@ -41,7 +43,7 @@ function nameTable(): { names: string[]; id: (s: string) => number } {
   };
 }
 
-export function toWire(t: NsysTrace): WireTrace {
+export function toWire(t: NsysTimelineTrace): WireTrace {
   const n = t.ops.length;
   const { names, id } = nameTable();
   const ops = {
@@ -49,6 +51,7 @@ export function toWire(t: NsysTrace): WireTrace {
     base: new Float64Array(n * BASE),
     name: new Uint32Array(n * 2),
     extra: new Float64Array(n * EXTRA).fill(NaN),
+    merged: new Uint32Array(n),
   };
   const { base, extra } = ops;
   t.ops.forEach((o, i) => {
@@ -70,15 +73,11 @@ export function toWire(t: NsysTrace): WireTrace {
       }
     if (o.registersPerThread !== undefined) extra[ex + 6] = o.registersPerThread;
     if (o.bytes !== undefined) extra[ex] = o.bytes;
+    if (o.merged !== undefined) ops.merged[i] = o.merged;
   });
-  const calls = new Float64Array(t.calls.length * 4);
-  t.calls.forEach((c, i) => {
-    calls[4 * i] = c.startNs;
-    calls[4 * i + 1] = c.endNs;
-    calls[4 * i + 2] = c.globalTid;
-    calls[4 * i + 3] = c.correlationId;
-  });
-  return { names, ops, calls, ranges: t.ranges, gpus: t.gpus };
+  const w: WireTrace = { names, ops, ranges: t.ranges, gpus: t.gpus };
+  if (t.merged) w.merged = t.merged;
+  return w;
 }
 
 function opAt(w: WireTrace, i: number): NsysGpuOp {
@@ -105,20 +104,14 @@ function opAt(w: WireTrace, i: number): NsysGpuOp {
     }
     if (!Number.isNaN(x[ex + 6])) op.registersPerThread = x[ex + 6]!;
   } else if (!Number.isNaN(x[ex])) op.bytes = x[ex]!;
+  if (w.ops.merged[i]! > 0) op.merged = w.ops.merged[i]!;
   return op;
 }
 
-export function fromWire(w: WireTrace): NsysTrace {
+export function fromWire(w: WireTrace): NsysTimelineTrace {
   const ops: NsysGpuOp[] = new Array<NsysGpuOp>(w.ops.kind.length);
   for (let i = 0; i < ops.length; i++) ops[i] = opAt(w, i);
-  const calls: NsysApiCall[] = new Array<NsysApiCall>(w.calls.length / 4);
-  const c = w.calls;
-  for (let i = 0; i < calls.length; i++)
-    calls[i] = {
-      startNs: c[4 * i]!,
-      endNs: c[4 * i + 1]!,
-      globalTid: c[4 * i + 2]!,
-      correlationId: c[4 * i + 3]!,
-    };
-  return { ops, calls, ranges: w.ranges, gpus: w.gpus };
+  const t: NsysTimelineTrace = { ops, ranges: w.ranges, gpus: w.gpus };
+  if (w.merged) t.merged = w.merged;
+  return t;
 }

@@ -22,6 +22,7 @@ function renderReport(root: HTMLElement, msg: Extract<NsysHostMessage, { type: "
       "hint",
     ),
   );
+  if (msg.timelineNote) section.append(el("p", msg.timelineNote, "hint"));
   root.append(section);
   timeline = new Timeline(section, msg, {
     requestWindow: (id, t0, t1, nsPerPixel) => request({ type: "window", id, t0, t1, nsPerPixel }),

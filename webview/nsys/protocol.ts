@@ -52,6 +52,8 @@ export type NsysHostMessage =
       endNs: number;
       /** NVTX rows above the lanes (deepest nesting + 1; 0 when there are no ranges). */
       rangeRows: number;
+      /** Set when the timeline merged operations to stay bounded (a report of millions): what it left out. */
+      timelineNote: string | null;
     }
   | { type: "window"; id: number; boxes: WireBox[][]; ranges: WireRange[] };
 

@@ -61,7 +61,6 @@ describe("nsys timeline", () => {
   it("zoomed in: exactly the operations that overlap the window, one that started before t0 too", () => {
     const lane = timelineLanes({
       ops: [kernel(0, 100), kernel(50, 500, 7), kernel(600, 700)],
-      calls: [],
       ranges: [],
       gpus: [],
     })[0]!;

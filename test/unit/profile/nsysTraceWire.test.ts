@@ -4,12 +4,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { serialize, deserialize } from "node:v8";
-import type { NsysTrace } from "../../../server/profile/nsysReport";
+import type { NsysTimelineTrace } from "../../../server/profile/nsysReport";
 import { readSqlite } from "../../../server/profile/nsysReportSummary";
 import { fromWire, toWire, type WireTrace } from "../../../server/profile/nsysTraceWire";
 
 /** Through the columns and the IPC channel's own serialization. */
-const roundTrip = (t: NsysTrace): NsysTrace => fromWire(deserialize(serialize(toWire(t))) as WireTrace);
+const roundTrip = (t: NsysTimelineTrace): NsysTimelineTrace =>
+  fromWire(deserialize(serialize(toWire(t))) as WireTrace);
 
 describe("nsys trace wire", () => {
   it("the real export's trace comes back equal", async () => {
@@ -23,7 +24,7 @@ describe("nsys trace wire", () => {
 
   it("each kind keeps only its own fields; large ids stay exact", () => {
     const base = { startNs: 1, endNs: 2, deviceId: 0, streamId: 7, correlationId: 3, globalPid: 2 ** 52 + 1 };
-    const trace: NsysTrace = {
+    const trace: NsysTimelineTrace = {
       ops: [
         {
           ...base,
@@ -44,7 +45,6 @@ describe("nsys trace wire", () => {
         },
         { ...base, kind: "memset", name: "[CUDA memset]", shortName: "[CUDA memset]" },
       ],
-      calls: [{ startNs: 0, endNs: 1, globalTid: 2 ** 40 + 5, correlationId: 3 }],
       ranges: [{ name: "step", domain: null, style: "PushPop", startNs: 0, endNs: 9, globalTid: 1 }],
       gpus: [{ id: 0, name: "H100" }],
     };
