@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tempDir } from "../support/tempDir";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { afterEach, beforeEach, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { startLsp, type LspSession } from "./lspClient";
 
@@ -23,7 +23,9 @@ let lsp: LspSession;
 let root: string;
 let uri: string;
 
-before(async () => {
+// Each test gets a fresh workspace (build.toml: sm_80 and sm_90; .cuda-kernel-dev.toml: the shuffle
+// rule a warning) and a fresh server with the file open: the tests rewrite those files and settings.
+beforeEach(async () => {
   root = tempDir("ckd-ws-");
   mkdirSync(join(root, "csrc"));
   writeFileSync(
@@ -38,9 +40,24 @@ before(async () => {
     textDocument: { uri, languageId: "cuda-cpp", version: 1, text: SRC },
   });
 });
-after(async () => {
+afterEach(async () => {
   await lsp.close();
 });
+
+/** Rewrites a workspace file and tells the server, as the client's file watcher does. */
+async function rewrite(name: string, text: string): Promise<void> {
+  writeFileSync(join(root, name), text);
+  await lsp.conn.sendNotification("workspace/didChangeWatchedFiles", {
+    changes: [{ uri: pathToFileURL(join(root, name)).href, type: 2 }],
+  });
+}
+
+/** Waits for the first lint: the shuffle rule reported at the config file's severity (warning). */
+async function firstLint(): Promise<void> {
+  await lsp.waitForDiagnostics(uri, (d) =>
+    d.some((x) => x.code === "deprecated-shuffle" && x.severity === 2),
+  );
+}
 
 const rulesOf = (d: { code?: string | number }[]): (string | number | undefined)[] => d.map((x) => x.code);
 
@@ -64,30 +81,24 @@ test("targets come from the nearest build.toml; severities from .cuda-kernel-dev
 });
 
 test("a changed build file (workspace/didChangeWatchedFiles) re-resolves targets and relints", async () => {
-  writeFileSync(
-    join(root, "build.toml"),
-    '[kernel.scale]\nbackend = "cuda"\ncuda-capabilities = ["7.5", "9.0"]\n',
-  );
-  await lsp.conn.sendNotification("workspace/didChangeWatchedFiles", {
-    changes: [{ uri: pathToFileURL(join(root, "build.toml")).href, type: 2 }],
-  });
+  await firstLint();
+  assert.ok(!rulesOf(lsp.diagnostics.get(uri)!.diagnostics).includes("bf16-unsupported-arch"));
+  await rewrite("build.toml", '[kernel.scale]\nbackend = "cuda"\ncuda-capabilities = ["7.5", "9.0"]\n');
   await lsp.waitFor("sm_75 targets", () => (lsp.targets.get(uri)?.archs[0] === "sm_75" ? true : undefined));
   await lsp.waitForDiagnostics(uri, (d) => rulesOf(d).includes("bf16-unsupported-arch"));
 });
 
 test("a project convention opted into in .cuda-kernel-dev.toml runs as you type", async () => {
-  writeFileSync(join(root, ".cuda-kernel-dev.toml"), "[conventions]\ncandle = true\n");
-  await lsp.conn.sendNotification("workspace/didChangeWatchedFiles", {
-    changes: [{ uri: pathToFileURL(join(root, ".cuda-kernel-dev.toml")).href, type: 2 }],
-  });
+  await firstLint();
+  assert.ok(!rulesOf(lsp.diagnostics.get(uri)!.diagnostics).includes("candle-extern-c"));
+  await rewrite(".cuda-kernel-dev.toml", "[conventions]\ncandle = true\n");
   await lsp.waitForDiagnostics(uri, (d) => rulesOf(d).includes("candle-extern-c"));
 });
 
 test("a broken config file is reported in the targets notes, not thrown", async () => {
-  writeFileSync(join(root, ".cuda-kernel-dev.toml"), "[rules\n");
-  await lsp.conn.sendNotification("workspace/didChangeWatchedFiles", {
-    changes: [{ uri: pathToFileURL(join(root, ".cuda-kernel-dev.toml")).href, type: 2 }],
-  });
+  // From the config file's warning, so the default severity below is the broken file's doing.
+  await firstLint();
+  await rewrite(".cuda-kernel-dev.toml", "[rules\n");
   const notes = await lsp.waitFor("notes", () => lsp.targets.get(uri)?.notes);
   assert.match(notes.join("\n"), /\.cuda-kernel-dev\.toml/);
   // Back to the rule's default severity (error) once the broken file no longer applies.
@@ -97,6 +108,7 @@ test("a broken config file is reported in the targets notes, not thrown", async 
 });
 
 test("cudaKernelDev.lint.enable = false clears the diagnostics", async () => {
+  await firstLint();
   lsp.settings = { lint: { enable: false } };
   await lsp.conn.sendNotification("workspace/didChangeConfiguration", { settings: null });
   await lsp.waitForDiagnostics(uri, (d) => d.length === 0);

@@ -56,6 +56,12 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press("Enter");
 }
 
+/** Closes every editor and panel (none may be dirty: a save prompt would stay up) and waits until no tab is left. */
+export async function closeAllEditors(page: Page): Promise<void> {
+  await runCommand(page, "View: Close All Editors");
+  await page.locator(".tabs-container .tab").first().waitFor({ state: "detached", timeout: 10_000 });
+}
+
 /** Opens a workspace file through Quick Open and waits for its editor tab. */
 export async function openFile(page: Page, relativePath: string): Promise<void> {
   await page
@@ -67,9 +73,11 @@ export async function openFile(page: Page, relativePath: string): Promise<void> 
   await input.waitFor({ state: "visible" });
   await input.fill(relativePath);
   const base = relativePath.split("/").pop() ?? relativePath;
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: base }).first().waitFor();
+  // The focused row, not any row: before the filter applies, the list is the recent history (the file
+  // among it), and Enter would open the most recent editor instead.
+  await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: base }).first().waitFor();
   await page.keyboard.press("Enter");
-  await page.locator(`.tabs-container .tab[aria-label^="${base}"]`).first().waitFor();
+  await page.locator(`.tabs-container .tab.active[aria-label^="${base}"]`).first().waitFor();
   await page.locator(".monaco-editor .view-lines").first().waitFor();
 }
 

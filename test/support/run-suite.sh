@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one suite (unit | integration | ui | grammar-free TS suites) with node's test runner.
+# Runs one suite (unit | component | integration | ui) with node's test runner.
 # Node 20 has no --test globs, so the files are found here. A TAP copy goes to test-results/ for the tally.
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the suites need, checks types/lint/format, builds the .vsix, then runs
-# every suite (unit, integration, UI in code-server) and prints one closing tally, with every skipped
+# every suite (unit, component (webviews in Chromium), integration, UI in code-server) and prints one closing tally, with every skipped
 # test by name. The addon has just been built, so a test that would skip without it fails instead
 # (CKD_REQUIRE, test/support/needs.ts; add gpu,nvcc,ncu,nsys on a machine that has them).
 set -uo pipefail
@@ -13,7 +13,7 @@ npm run package || { echo "npm test: packaging failed"; exit 1; }
 
 rm -f test-results/*.tap
 status=0
-for suite in unit integration ui; do
+for suite in unit component integration ui; do
   echo "=== $suite tests"
   bash test/support/run-suite.sh "$suite" || status=1
 done

@@ -30,6 +30,8 @@ test("opening an example .cu activates the extension: its status-bar item appear
 
 test("activation loads the language client after it, and a feature's bundle only when first used", async () => {
   await withFailureScreenshot(ui.page, "activation-lazy", async () => {
+    // Activated by a CUDA file, whether or not the test before opened one.
+    await openFile(ui.page, "rmsnorm.cu");
     await waitForLog(ui, /activated in [\d.]+ ms/);
     await waitForLog(ui, /loaded dist\/languageClient\.js/);
     assert.deepEqual(loadedFeatureBundles(), [], "a feature bundle was loaded at activation");

@@ -2,8 +2,15 @@
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { activeWebview, openFile, runCommand, screenshot, withFailureScreenshot } from "../support/browser";
+import { after, afterEach, before, test } from "node:test";
+import {
+  activeWebview,
+  closeAllEditors,
+  openFile,
+  runCommand,
+  screenshot,
+  withFailureScreenshot,
+} from "../support/browser";
 import { repoRoot } from "../support/codeServer";
 import { startUiSession, type UiSession } from "../support/uiSession";
 
@@ -27,6 +34,11 @@ before(async () => {
 });
 after(async () => {
   await ui?.close();
+});
+// The panel is per kernel and all three files are rmsnorm's: a panel left open would be revealed and
+// updated, and the test could read the previous results before the update.
+afterEach(async () => {
+  await closeAllEditors(ui.page);
 });
 
 test("Open Benchmark Results shows the time, speedup, bandwidth and history charts", async () => {

@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { cpSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { activeWebview, openFile, screenshot, withFailureScreenshot } from "../support/browser";
+import {
+  activeWebview,
+  closeAllEditors,
+  openFile,
+  screenshot,
+  withFailureScreenshot,
+} from "../support/browser";
 import { repoRoot, scratchCopy } from "../support/codeServer";
 import { startUiSession, statusItem, type UiSession } from "../support/uiSession";
 
@@ -34,15 +40,23 @@ after(async () => {
   await ui?.close();
 });
 
+/** The report opened from the explorer, alone, until its kernel table shows; returns the table's rows. */
+async function openReport() {
+  // A .cu file first: the extension is then active and its editors are known to the workbench.
+  await openFile(ui.page, "elementwise.cu");
+  await statusItem(ui.page).first().waitFor({ timeout: 30_000 });
+  // Only the report's tab then: the source a kernel click opens is a new tab.
+  await closeAllEditors(ui.page);
+  await ui.page.locator(".explorer-folders-view .monaco-list-row", { hasText: "step.nsys-rep" }).click();
+  const rows = activeWebview(ui.page).locator("#kernels tr");
+  await rows.nth(1).waitFor({ timeout: 60_000 });
+  return rows;
+}
+
 test("a .nsys-rep clicked in the explorer opens in the Nsight Systems panel with real kernels and a timeline", async () => {
   await withFailureScreenshot(ui.page, "nsys-panel", async () => {
-    // A .cu file first: the extension is then active and its editors are known to the workbench.
-    await openFile(ui.page, "elementwise.cu");
-    await statusItem(ui.page).first().waitFor({ timeout: 30_000 });
-    await ui.page.locator(".explorer-folders-view .monaco-list-row", { hasText: "step.nsys-rep" }).click();
+    const rows = await openReport();
     const view = activeWebview(ui.page);
-    const rows = view.locator("#kernels tr");
-    await rows.nth(1).waitFor({ timeout: 60_000 });
     // Header + the kernel rows, sorted by total time as cuda_gpu_kern_sum.
     const first = rows.nth(1).locator("td");
     assert.ok(((await first.nth(0).textContent()) ?? "").startsWith(ADD));
@@ -73,8 +87,8 @@ test("a .nsys-rep clicked in the explorer opens in the Nsight Systems panel with
 
 test("clicking a kernel defined in the workspace opens its source", async () => {
   await withFailureScreenshot(ui.page, "nsys-open-source", async () => {
-    const view = activeWebview(ui.page);
-    await view.locator("#kernels tr").nth(1).locator("a.kernel-name").click();
+    const rows = await openReport();
+    await rows.nth(1).locator("a.kernel-name").click();
     await ui.page
       .locator('.tabs-container .tab[aria-label^="elementwise.cu"]')
       .first()

@@ -52,15 +52,19 @@ async function anotherCommandAnswers(): Promise<void> {
   await ui.page.locator(".quick-input-widget", { hasText: PICKER }).waitFor({ timeout: 15_000 });
 }
 
+/** A .cu file first: the extension is then active and its editors are known to the workbench. */
+async function activate(): Promise<void> {
+  await openFile(ui.page, "rmsnorm.cu");
+  await statusItem(ui.page).first().waitFor({ timeout: 30_000 });
+}
+
 async function openInExplorer(file: string): Promise<void> {
   await ui.page.locator(".explorer-folders-view .monaco-list-row", { hasText: file }).click();
 }
 
 test("a hostile export (a recursive view) opens as 'not an nsys export'; another command answers meanwhile", async () => {
   await withFailureScreenshot(ui.page, "nsys-hostile", async () => {
-    // A .cu file first: the extension is then active and its editors are known to the workbench.
-    await openFile(ui.page, "rmsnorm.cu");
-    await statusItem(ui.page).first().waitFor({ timeout: 30_000 });
+    await activate();
     await openInExplorer("hostile.nsys-rep");
     await anotherCommandAnswers();
     await ui.page.keyboard.press("Escape");
@@ -74,6 +78,7 @@ test("a hostile export (a recursive view) opens as 'not an nsys export'; another
 
 test("a large export is still being read when another command has answered, then shows its kernels", async () => {
   await withFailureScreenshot(ui.page, "nsys-large", async () => {
+    await activate();
     // One webview at a time: activeWebview is then this panel's.
     await runCommand(ui.page, "View: Close All Editors");
     await openInExplorer("large.nsys-rep");

@@ -5,8 +5,15 @@
 import assert from "node:assert/strict";
 import { chmodSync, cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { activeWebview, openFile, runCommand, screenshot, withFailureScreenshot } from "../support/browser";
+import { after, afterEach, before, test } from "node:test";
+import {
+  activeWebview,
+  closeAllEditors,
+  openFile,
+  runCommand,
+  screenshot,
+  withFailureScreenshot,
+} from "../support/browser";
 import { repoRoot, scratchCopy } from "../support/codeServer";
 import { startUiSession, type UiSession } from "../support/uiSession";
 
@@ -24,6 +31,10 @@ before(async () => {
     "h200-rmsnorm-full.raw.csv",
   ])
     cpSync(join(FIX, f), join(workspace, f));
+  // The hot lines' test's own copy: Quick Open reopens a file from its history in the editor it was
+  // last shown in (the report opened by the first test would come back as the panel, not as text).
+  cpSync(join(FIX, "rms-profile.details.csv"), join(workspace, "rms-hot.details.csv"));
+  cpSync(join(FIX, "rms-profile.source.csv"), join(workspace, "rms-hot.source.csv"));
   // nvidia-smi as a script printing the real H200 output: the view's parsing and layout, no GPU needed.
   const smi = join(workspace, "fake-nvidia-smi.sh");
   writeFileSync(smi, `#!/bin/sh\ncat '${join(FIX, "h200-nvidia-smi-q.xml")}'\n`);
@@ -33,13 +44,22 @@ before(async () => {
 after(async () => {
   await ui?.close();
 });
+// Each test opens what it reads: no panel or source tab is left for the next one.
+afterEach(async () => {
+  await closeAllEditors(ui.page);
+});
+
+/** rms.cu, then the export `stem`.details.csv opened with the command; returns the panel. */
+async function openRmsProfile(stem: string) {
+  await openFile(ui.page, "rms.cu");
+  await openFile(ui.page, `${stem}.details.csv`);
+  await runCommand(ui.page, "CUDA Kernel Dev: Open Nsight Compute Report or CSV");
+  return activeWebview(ui.page);
+}
 
 test("an ncu CSV export opens in the profile panel with the right duration and findings", async () => {
   await withFailureScreenshot(ui.page, "profile-panel", async () => {
-    await openFile(ui.page, "rms.cu");
-    await openFile(ui.page, "rms-profile.details.csv");
-    await runCommand(ui.page, "CUDA Kernel Dev: Open Nsight Compute Report or CSV");
-    const view = activeWebview(ui.page);
+    const view = await openRmsProfile("rms-profile");
     const duration = view.locator("#duration");
     await duration.waitFor({ timeout: 30_000 });
     assert.equal((await duration.textContent())?.trim(), "Duration 76.10 µs");
@@ -63,9 +83,10 @@ test("an ncu CSV export opens in the profile panel with the right duration and f
 
 test("asked from the panel, the source page marks the hottest line of rms.cu in the gutter, with a hover", async () => {
   await withFailureScreenshot(ui.page, "profile-hot-lines", async () => {
-    // The report opened without reading its source page: the panel (still the active editor) offers it.
-    const view = activeWebview(ui.page);
+    // The report opened without reading its source page: the panel (the active editor) offers it.
+    const view = await openRmsProfile("rms-hot");
     const ask = view.locator("button#hot-lines");
+    await ask.waitFor({ timeout: 30_000 });
     assert.equal((await ask.textContent())?.trim(), "Mark hot lines");
     await ask.click();
     await view
@@ -172,7 +193,7 @@ test("with the raw page beside it, the panel adds the device, roofline and warp-
 
 test("profiling without ncu installed says so, with a way to the setting", async () => {
   await withFailureScreenshot(ui.page, "profile-no-ncu", async () => {
-    await ui.page.locator('.tabs-container .tab[aria-label^="rms.cu"]').first().click();
+    await openFile(ui.page, "rms.cu");
     await runCommand(ui.page, "Go to Line/Column...");
     await ui.page.locator(".quick-input-widget input").fill(":38:5");
     await ui.page.keyboard.press("Enter");

@@ -5,8 +5,8 @@
 // dist/webview, a title shown only as text, and every message from the page that does not match the
 // protocol dropped. No other extension file creates a webview, and the panel code has no HTML sink,
 // so a kernel name like `<img src=x onerror=alert(1)>` can only ever be text.
-// (The panels rendering such names in a browser: test/unit/bench/panelRender.test.ts,
-// test/unit/webview/hostileNames.test.ts and test/ui/profile.test.ts.)
+// (The panels rendering such names in a browser: the component suite, test/component/, and
+// test/ui/profile.test.ts.)
 import { createdPanels, FakePanel, FakeUri, fakeLog } from "../../support/fakeVscode";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
