@@ -3,7 +3,7 @@ import { SEVERITY_OF, type Basis } from "../rules/severity";
 import type { Node, Tree } from "web-tree-sitter";
 import type { BuildFacts, Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
 import { inDeadCode } from "../analysis/preprocessor/archGuard";
-import { toolkitFloor } from "../analysis/preprocessor/toolkitVersion";
+import { lintMacroEnv } from "../analysis/preprocessor/macroEnv";
 import { HIP_MACROS } from "./buildContext";
 import type { Dependency } from "./dependencies";
 import { CONTEXT_VALUES, fileContextKey } from "./fileContext";
@@ -148,9 +148,7 @@ export function finishFindings(
       headerRoot: opts.ruleOptions?.headerRoot,
       includeDirs: build.includeDirs,
     };
-    // The toolkit is as new as the declared targets need (with none declared: as sm_75 needs).
-    const env = { ...build, toolkitFloor: toolkitFloor(build.targets === "declared" ? opts.targets : []) };
-    const dead = inDeadCode(tree, text, targets, env, points, headers);
+    const dead = inDeadCode(tree, text, targets, lintMacroEnv(build, opts.targets), points, headers);
     live = findings.filter((_, i) => !dead[i]);
   }
   return [...targetsNote(opts), ...applySuppressions(live, text)];

@@ -10,7 +10,7 @@
 import type { BuildFacts } from "../../rules/rule";
 import { HIP_MACROS } from "../../lint/buildContext";
 import type { MacroInfo, MacroLookup } from "./condition";
-import { toolkitMacroBound } from "./toolkitVersion";
+import { toolkitFloor, toolkitMacroBound } from "./toolkitVersion";
 
 /**
  * The macros a condition may name, as the build context knows them; `toolkitFloor`: the oldest toolkit
@@ -26,6 +26,15 @@ export type Pass = number | "host" | "device";
  * CUB_USE_COOPERATIVE_GROUPS for every nvcc from CUDA 9 on (its `#else` arms hold pre-Volta code).
  */
 const CUDA_BUILD_DEFINES: ReadonlyMap<string, string> = new Map([["CUB_USE_COOPERATIVE_GROUPS", ""]]);
+
+/**
+ * A lint's macros: the build's, with the toolkit as new as its declared targets need (with none declared,
+ * or only this machine's GPU assumed: as sm_75 needs).
+ */
+export function lintMacroEnv(build: BuildFacts, targets: readonly number[]): MacroEnv {
+  const floor = toolkitFloor(build.targets === "declared" ? targets : []);
+  return { defines: build.defines, undefines: build.undefines, toolkitFloor: floor };
+}
 
 /** Name parts that say HIP, ROCm or AMD: USE_ROCM, MYLIB_WITH_HIP, GGML_USE_HIPBLAS, IS_AMD_GPU. */
 const HIP_PART = /^(?:HIP\w*|ROCM\w*|AMD|AMDGPU|HCC|RCCL|MIOPEN)$/i;
