@@ -3,6 +3,7 @@ import { SEVERITY_OF, type Basis } from "../rules/severity";
 import type { Node, Tree } from "web-tree-sitter";
 import type { BuildFacts, Finding, Fix, LintContext, Rule, RuleOptions, Severity, Span } from "../rules/rule";
 import { inDeadCode } from "../analysis/preprocessor/archGuard";
+import { lintMacroEnv } from "../analysis/preprocessor/macroEnv";
 import { HIP_MACROS } from "./buildContext";
 import type { Dependency } from "./dependencies";
 import { CONTEXT_VALUES, fileContextKey } from "./fileContext";
@@ -147,7 +148,7 @@ export function finishFindings(
       headerRoot: opts.ruleOptions?.headerRoot,
       includeDirs: build.includeDirs,
     };
-    const dead = inDeadCode(tree, text, targets, build, points, headers);
+    const dead = inDeadCode(tree, text, targets, lintMacroEnv(build, opts.targets), points, headers);
     live = findings.filter((_, i) => !dead[i]);
   }
   return [...targetsNote(opts), ...applySuppressions(live, text)];

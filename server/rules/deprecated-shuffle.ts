@@ -3,17 +3,22 @@
 // ptxas, so each is a compile error wherever the code is compiled for such a target. Arms a CUDA build
 // does not compile (`#ifdef USE_ROCM`, a project's HIP switch, `#if DEBUG` defined to 0) are filtered by
 // the engine (analysis/preprocessor); a file that includes a header only ROCm ships is HIP code
-// (analysis/preprocessor/rocmOnly.ts), where the maskless names are HIP's own.
+// (analysis/preprocessor/rocmOnly.ts), where the maskless names are HIP's own. A name the project defines
+// itself (an `at::Half __shfl_down(at::Half, unsigned)` kept for its HIP path) is the project's function
+// for the calls it covers (analysis/types/projectOverloads.ts).
 import type { Rule } from "./rule";
 import { FileIndex } from "../analysis/source/fileIndex";
 import { rocmOnly } from "../analysis/preprocessor/rocmOnly";
 import { callArguments, insertBefore, replaceNode } from "../analysis/source/nodes";
+import { argumentType, coversCall, projectFunction, takenTypes } from "../analysis/types/projectOverloads";
 
 const IDENT: ReadonlySet<string> = new Set(["identifier"]);
 const VOTES: ReadonlySet<string> = new Set(["__any", "__all", "__ballot"]);
 
-/** Why `name` does not compile for sm_70+, as nvcc says it. */
-function why(name: string): string {
+/** Why `name` does not compile for sm_70+, as nvcc says it; `own`: the project's function of that name. */
+function why(name: string, own?: { takes: string; arg: string }): string {
+  if (own)
+    return `\`${name}\` without \`_sync\` is not declared for sm_70 and later, and the project's own \`${name}\` takes ${own.takes}, which this \`${own.arg}\` does not convert to: nvcc finds no matching overload`;
   return VOTES.has(name)
     ? `\`${name}\` without \`_sync\` does not compile for sm_70 and later: ptxas rejects its \`vote\` without \`.sync\` (nvcc only warns that it is deprecated first)`
     : `\`${name}\` without \`_sync\` is not declared for sm_70 and later: nvcc reports it as an undefined identifier`;
@@ -36,10 +41,15 @@ export const deprecatedShuffle: Rule = {
       if (call?.type !== "call_expression" || call.childForFieldName("function")?.id !== fn.id) continue;
       const name = idx.textOf(fn);
       const first = callArguments(call)[0];
+      // The project's own function of that name, for the calls it takes
+      const own = projectFunction(ctx, name);
+      if (own && coversCall(idx, own, call)) continue;
+      const takes = own && takenTypes(own);
+      const arg = first && argumentType(idx, first);
       const mask = "0xffffffff";
       ctx.report({
         node: fn,
-        message: `${why(name)}. Use \`${name}_sync(${mask}, …)\` with the mask of lanes taking part.`,
+        message: `${why(name, takes && arg ? { takes, arg } : undefined)}. Use \`${name}_sync(${mask}, …)\` with the mask of lanes taking part.`,
         fixes: first
           ? [
               {

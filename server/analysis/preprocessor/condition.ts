@@ -2,23 +2,34 @@
 // `__CUDA_ARCH__ >= 800`), in three-valued logic: a number, or undefined when it depends on something
 // unknown. Object-like macros are expanded as the preprocessor does (token by token, to a small depth);
 // integer literals, defined(), !, ~, unary -, arithmetic, shifts, comparisons, &, ^, |, &&, || and ?: are
-// evaluated. It cannot see what a macro is: the caller's `lookup` says (defined or not, and the body).
-// Function-like macro calls, character literals and anything it cannot parse are unknown.
+// evaluated. It cannot see what a macro is: the caller's `lookup` says (defined or not, and the body, or
+// only a lower bound: the toolkit's version is at least what the targets need). A bound settles the
+// comparisons with a number it decides (`CUDA_VERSION >= 9000` when it is at least 10000), is true when
+// above 0, and stays a bound through adding or subtracting a number and multiplying or dividing by a
+// positive one; anything else on it is unknown. Function-like macro calls, character literals and anything
+// it cannot parse are unknown.
 import { binary as arithmetic, parseIntLiteral } from "../constants/constEval";
 
 type Tri = boolean | undefined;
 
 /** What a condition may know of a macro: whether it is defined, and its body when object-like. */
 export type MacroInfo =
-  { defined: false } | { defined: true; body?: string; functionLike?: boolean } | { defined: undefined };
+  | { defined: false }
+  | { defined: true; body?: string; functionLike?: boolean; atLeast?: number }
+  | { defined: undefined };
 
 export type MacroLookup = (name: string) => MacroInfo;
 
 /** How many levels of macro bodies are expanded inside one another. */
 const MAX_EXPANSION_DEPTH = 8;
 
-/** A token: a number, an identifier, an operator, or UNKNOWN (a value nothing here knows). */
-type Tok = { k: "num"; v: number } | { k: "id"; s: string } | { k: "op"; s: string } | { k: "unknown" };
+/** A token: a number, an identifier, an operator, a value known only to be at least `v`, or UNKNOWN. */
+type Tok =
+  | { k: "num"; v: number }
+  | { k: "id"; s: string }
+  | { k: "op"; s: string }
+  | { k: "min"; v: number }
+  | { k: "unknown" };
 
 const TOKEN =
   /\s*(?:(\d[\w.']*)|([A-Za-z_]\w*)|('(?:\\.|[^'\\])*')|(&&|\|\||<<|>>|<=|>=|==|!=|[-+*/%<>!~&|^?:(),]))/y;
@@ -90,6 +101,7 @@ function expand(
 function expandName(name: string, lookup: MacroLookup, hidden: ReadonlySet<string>, depth: number): Tok[] {
   const info = hidden.has(name) ? ({ defined: undefined } as const) : lookup(name);
   if (info.defined === false) return [{ k: "num", v: 0 }];
+  if (info.defined && info.atLeast !== undefined) return [{ k: "min", v: info.atLeast }];
   if (info.defined === undefined || info.functionLike || info.body === undefined) return [{ k: "unknown" }];
   const body = depth < MAX_EXPANSION_DEPTH ? tokenize(info.body) : undefined;
   if (!body || body.length === 0) return [{ k: "unknown" }];
@@ -110,7 +122,47 @@ const LEVELS: readonly (readonly string[])[] = [
   ["*", "/", "%"],
 ];
 
-type Val = number | undefined;
+/** A value: a number, one known only to be at least `atLeast`, or undefined (unknown). */
+type Val = number | { atLeast: number } | undefined;
+
+/** A value as a truth: a bound above 0 is nonzero; otherwise as a number, or unknown. */
+function truth(v: Val): number | undefined {
+  if (typeof v !== "object") return v;
+  return v.atLeast > 0 ? 1 : undefined;
+}
+
+/** `op` with a bound on one side as `a op b` (the bound first when `flipped` is false). */
+function onBound(op: string, lo: number, n: number, flipped: boolean): Val {
+  if (flipped) {
+    const mirror: Readonly<Record<string, string>> = { "<": ">", ">": "<", "<=": ">=", ">=": "<=" };
+    if (op in mirror) op = mirror[op]!;
+    else if (op === "-" || op === "/" || op === "%" || op === "<<" || op === ">>") return undefined;
+  }
+  switch (op) {
+    case ">=":
+      return lo >= n ? 1 : undefined;
+    case ">":
+      return lo > n ? 1 : undefined;
+    case "<":
+      return lo >= n ? 0 : undefined;
+    case "<=":
+      return lo > n ? 0 : undefined;
+    case "==":
+      return lo > n ? 0 : undefined;
+    case "!=":
+      return lo > n ? 1 : undefined;
+    case "+":
+      return { atLeast: lo + n };
+    case "-":
+      return { atLeast: lo - n };
+    case "*":
+      return n > 0 ? { atLeast: lo * n } : undefined;
+    case "/":
+      return n > 0 ? { atLeast: Math.trunc(lo / n) } : undefined;
+    default:
+      return undefined;
+  }
+}
 
 const COMPARE: Readonly<Record<string, (a: number, b: number) => boolean>> = {
   "==": (a, b) => a === b,
@@ -121,11 +173,18 @@ const COMPARE: Readonly<Record<string, (a: number, b: number) => boolean>> = {
   ">=": (a, b) => a >= b,
 };
 
-function binary(op: string, a: Val, b: Val): Val {
-  if (op === "&&") return a === 0 || b === 0 ? 0 : a === undefined || b === undefined ? undefined : 1;
-  if (op === "||")
+function binary(op: string, va: Val, vb: Val): Val {
+  if (op === "&&" || op === "||") {
+    const [a, b] = [truth(va), truth(vb)];
+    if (op === "&&") return a === 0 || b === 0 ? 0 : a === undefined || b === undefined ? undefined : 1;
     return (a ?? 0) !== 0 || (b ?? 0) !== 0 ? 1 : a === undefined || b === undefined ? undefined : 0;
-  if (a === undefined || b === undefined) return undefined;
+  }
+  if (va === undefined || vb === undefined) return undefined;
+  if (typeof va === "object" || typeof vb === "object") {
+    if (typeof vb === "number") return onBound(op, (va as { atLeast: number }).atLeast, vb, false);
+    return typeof va === "number" ? onBound(op, vb.atLeast, va, true) : undefined;
+  }
+  const [a, b] = [va, vb];
   const compare = COMPARE[op];
   if (compare) return compare(a, b) ? 1 : 0;
   return op === "^" ? a ^ b : arithmetic(op, a, b);
@@ -156,8 +215,9 @@ class Reader {
     if (!this.isOp(":")) this.fail = true;
     this.i++;
     const b = this.conditional();
-    if (c !== undefined) return c !== 0 ? a : b;
-    return a !== undefined && a === b ? a : undefined;
+    const t = truth(c);
+    if (t !== undefined) return t !== 0 ? a : b;
+    return typeof a === "number" && a === b ? a : undefined;
   }
 
   private level(n: number): Val {
@@ -174,6 +234,7 @@ class Reader {
     const t = this.toks[this.i++];
     if (!t) return this.error();
     if (t.k === "num") return t.v;
+    if (t.k === "min") return { atLeast: t.v };
     if (t.k === "unknown") return undefined;
     if (t.k === "id") return t.s === "defined" ? this.defined() : this.error();
     if (t.s === "(") {
@@ -182,9 +243,11 @@ class Reader {
       this.i++;
       return v;
     }
-    const v = ["!", "-", "+", "~"].includes(t.s) ? this.unary() : this.error();
-    if (v === undefined) return undefined;
-    return t.s === "!" ? (v ? 0 : 1) : t.s === "-" ? -v : t.s === "~" ? ~v : v;
+    const operand = ["!", "-", "+", "~"].includes(t.s) ? this.unary() : this.error();
+    if (t.s === "+" || operand === undefined) return operand;
+    if (t.s === "!") return truth(operand) === undefined ? undefined : truth(operand) ? 0 : 1;
+    if (typeof operand === "object") return undefined;
+    return t.s === "-" ? -operand : ~operand;
   }
 
   private defined(): Val {
@@ -204,8 +267,8 @@ class Reader {
   }
 }
 
-/** The value of the condition `text` (comments already removed), or undefined when it is not known. */
-export function evaluate(text: string, lookup: MacroLookup): number | undefined {
+/** The value of the condition `text` (comments already removed): a number, a lower bound, or unknown. */
+function value(text: string, lookup: MacroLookup): Val {
   const toks = tokenize(text);
   const expanded = toks && toks.length > 0 ? expand(toks, lookup, new Set(), 0) : undefined;
   if (!expanded) return undefined;
@@ -214,8 +277,14 @@ export function evaluate(text: string, lookup: MacroLookup): number | undefined 
   return r.fail || !r.done() ? undefined : v;
 }
 
+/** The value of the condition `text` (comments already removed), or undefined when it is not known. */
+export function evaluate(text: string, lookup: MacroLookup): number | undefined {
+  const v = value(text, lookup);
+  return typeof v === "number" ? v : undefined;
+}
+
 /** Whether the condition `text` holds: true, false, or undefined when unknown. */
 export function holds(text: string, lookup: MacroLookup): Tri {
-  const v = evaluate(text, lookup);
+  const v = truth(value(text, lookup));
   return v === undefined ? undefined : v !== 0;
 }

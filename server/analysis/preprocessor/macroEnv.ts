@@ -3,14 +3,20 @@
 // pass), and what every CUDA build knows: HIP's platform macros and a project's HIP switches are
 // undefined, and CUB's CUB_USE_COOPERATIVE_GROUPS is defined. A HIP switch is a macro whose name says
 // HIP/ROCm/AMD (MYLIB_WITH_HIP, USE_ROCM) and which no part of a CUDA build defines, or one the project
-// defines only where HIP's macros are (recorded by the caller in `hipOnly`). It cannot see the toolkit's
-// version (CUDA_VERSION, __CUDACC_VER_MAJOR__ stay unknown) nor what system headers define.
+// defines only where HIP's macros are (recorded by the caller in `hipOnly`). The toolkit's version macros
+// (CUDA_VERSION, __CUDACC_VER_MAJOR__) are at least the floor the build's targets need (toolkitVersion.ts)
+// when the caller gives one, else unknown; it cannot see the toolkit's exact version nor what system
+// headers define.
 import type { BuildFacts } from "../../rules/rule";
 import { HIP_MACROS } from "../../lint/buildContext";
 import type { MacroInfo, MacroLookup } from "./condition";
+import { toolkitFloor, toolkitMacroBound } from "./toolkitVersion";
 
-/** The macros a condition may name, as the build context knows them. */
-export type MacroEnv = Pick<BuildFacts, "defines" | "undefines">;
+/**
+ * The macros a condition may name, as the build context knows them; `toolkitFloor`: the oldest toolkit
+ * the targets allow, as CUDA_VERSION writes it (toolkitVersion.ts; absent: the version is unknown).
+ */
+export type MacroEnv = Pick<BuildFacts, "defines" | "undefines"> & { readonly toolkitFloor?: number };
 
 /** One compilation pass: the host, a device pass for an SM×10 value (e.g. 750), or a device pass for any arch. */
 export type Pass = number | "host" | "device";
@@ -20,6 +26,15 @@ export type Pass = number | "host" | "device";
  * CUB_USE_COOPERATIVE_GROUPS for every nvcc from CUDA 9 on (its `#else` arms hold pre-Volta code).
  */
 const CUDA_BUILD_DEFINES: ReadonlyMap<string, string> = new Map([["CUB_USE_COOPERATIVE_GROUPS", ""]]);
+
+/**
+ * A lint's macros: the build's, with the toolkit as new as its declared targets need (with none declared,
+ * or only this machine's GPU assumed: as sm_75 needs).
+ */
+export function lintMacroEnv(build: BuildFacts, targets: readonly number[]): MacroEnv {
+  const floor = toolkitFloor(build.targets === "declared" ? targets : []);
+  return { defines: build.defines, undefines: build.undefines, toolkitFloor: floor };
+}
 
 /** Name parts that say HIP, ROCm or AMD: USE_ROCM, MYLIB_WITH_HIP, GGML_USE_HIPBLAS, IS_AMD_GPU. */
 const HIP_PART = /^(?:HIP\w*|ROCM\w*|AMD|AMDGPU|HCC|RCCL|MIOPEN)$/i;
@@ -63,6 +78,8 @@ export function baseLookup(pass: Pass, env: MacroEnv, hipOnly: ReadonlySet<strin
     if (!cuda) return UNKNOWN;
     const fact = CUDA_BUILD_DEFINES.get(name);
     if (fact !== undefined) return { defined: true, body: fact };
+    const atLeast = toolkitMacroBound(name, env.toolkitFloor);
+    if (atLeast !== undefined) return { defined: true, atLeast };
     return hipOnly.has(name) || isHipSwitchName(name) ? UNDEFINED : UNKNOWN;
   };
 }

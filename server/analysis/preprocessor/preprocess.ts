@@ -3,9 +3,10 @@
 // before a condition count (the file's own and, at each `#include "…"` or `<…>` one found in the build's
 // include directories, its project headers', projectHeaders.ts), on top of what the build says (macroEnv.ts). A define under an arm not known to be
 // compiled leaves its macro unknown; one only under HIP conditions makes it a HIP switch (undefined in a
-// CUDA build). Include guards (`#ifndef X` then `#define X`) are read as a first inclusion. It cannot see
-// other `<…>` headers, function-like macros' values or the toolkit's version: conditions on those are
-// unknown.
+// CUDA build). Include guards (`#ifndef X` then `#define X`) are read as a first inclusion. The
+// toolkit's version macros are at least the floor the targets need (macroEnv.ts, toolkitVersion.ts). It
+// cannot see other `<…>` headers, function-like macros' values or the toolkit's exact version: conditions
+// on those are unknown.
 import { holds, type MacroInfo, type MacroLookup } from "./condition";
 import type { DirectiveLine } from "./directiveLines";
 import { baseLookup, cudaBuildFact, namesHip, type MacroEnv, type Pass } from "./macroEnv";

@@ -6,7 +6,13 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { tempDir } from "../../support/tempDir";
 import { join } from "node:path";
-import { evaluate, type MacroInfo } from "../../../server/analysis/preprocessor/condition";
+import {
+  evaluate,
+  holds,
+  type MacroInfo,
+  type MacroLookup,
+} from "../../../server/analysis/preprocessor/condition";
+import { toolkitFloor } from "../../../server/analysis/preprocessor/toolkitVersion";
 import { isHipSwitchName, type MacroEnv, type Pass } from "../../../server/analysis/preprocessor/macroEnv";
 import { deadArms } from "../../../server/analysis/preprocessor/preprocess";
 import { directiveLines } from "../../../server/analysis/preprocessor/directiveLines";
@@ -60,6 +66,26 @@ describe("condition: #if expressions in three-valued logic", () => {
     assert.equal(evaluate("TWO_A", m), 4);
     assert.equal(evaluate("SELF", m), undefined);
     assert.equal(evaluate("P", m), 0);
+  });
+  it("a lower bound settles the comparisons it decides and no others", () => {
+    const v: MacroLookup = (name) =>
+      name === "V" ? { defined: true, atLeast: 11080 } : { defined: undefined };
+    assert.equal(holds("V >= 9000", v), true);
+    assert.equal(holds("V < 9000 || V == 8000", v), false);
+    assert.equal(holds("V / 1000 >= 11 && V * 2 > 20000 && V + 0 != 1", v), true);
+    assert.equal(holds("V", v), true);
+    assert.equal(holds("!V", v), false);
+    assert.equal(holds("9000 <= V", v), true);
+    for (const unknown of [
+      "V >= 12080",
+      "V == 12000",
+      "V < 13000",
+      "20000 - V > 0",
+      "V % 1000 == 80",
+      "-V < 0",
+    ])
+      assert.equal(holds(unknown, v), undefined, unknown);
+    assert.equal(evaluate("V", v), undefined);
   });
   it("function-like macro calls, unbalanced text and strings are unknown", () => {
     const m = macros({ F: "fn()" });
@@ -178,6 +204,27 @@ describe("preprocess: arms under the file's own #defines", () => {
     const env: MacroEnv = { defines: new Map([["DBG", "1"]]), undefines: new Set(HIP_MACROS) };
     assert.equal(markDead("#if DBG\nMARK\n#endif\n", { env }), false);
     assert.equal(markDead("#undef DBG\n#define DBG 0\n#if DBG\nMARK\n#endif\n", { env }), true);
+  });
+  it("the toolkit's version macros are at least the floor the targets need, never one value", () => {
+    assert.deepEqual([[], [75], [75, 90], [80, 86], [100], [61]].map(toolkitFloor), [
+      10000,
+      10000,
+      11080,
+      11010,
+      11080,
+      undefined,
+    ]);
+    const at = (floor: number | undefined): MacroEnv => ({ ...CUDA_BUILD, toolkitFloor: floor });
+    const old = "#if CUDA_VERSION >= 9000\nx\n#else\nMARK\n#endif\n";
+    assert.equal(markDead(old, { env: at(10000) }), true);
+    assert.equal(markDead("#if __CUDACC_VER_MAJOR__ < 9\nMARK\n#endif\n", { env: at(10000) }), true);
+    assert.equal(markDead("#if CUDA_VERSION >= 12080\nx\n#else\nMARK\n#endif\n", { env: at(11080) }), false);
+    assert.equal(markDead(old), false);
+    assert.equal(markDead(old, { env: at(undefined) }), false);
+    // the build's -D and the file's own #define come first
+    const defined = { ...at(10000), defines: new Map([["CUDA_VERSION", "8000"]]) };
+    assert.equal(markDead(old, { env: defined }), false);
+    assert.equal(markDead("#define CUDA_VERSION 8000\n" + old, { env: at(10000) }), false);
   });
   it("a commented-out directive is not read", () => {
     assert.equal(markDead("/*\n#if 0\n*/\nMARK\n/* #endif */\n"), false);
