@@ -1,10 +1,11 @@
 // A block barrier that only some threads of the block reach: the block deadlocks or, worse, silently
-// synchronizes with the wrong barrier. Threads that have exited (returned from the kernel) are not
-// waited for (analysis/uniformity/barrierReach.ts): a barrier after an early return is fine. Which conditions differ between threads comes from the function's
-// uniformity analysis (util/uniformity.ts): conditions on blockIdx, kernel arguments, constants, uniform
-// loop counters or shared values read after a barrier are the same for every thread and are fine, and so
-// is a bounds guard the file's launches make true for every thread (`i < n` in one block of n threads:
-// analysis/launches/launchedGuards.ts).
+// synchronizes with the wrong barrier. Threads that have exited are not waited for
+// (analysis/uniformity/barrierReach.ts): a barrier after an early return is fine, and so is one in a
+// thread-dependent branch or loop that ends the kernel (the threads that skip it exit). Which conditions
+// differ between threads comes from the function's uniformity analysis (analysis/uniformity/): conditions
+// on blockIdx, kernel arguments, constants, uniform loop counters or shared values read after a barrier
+// are the same for every thread and are fine, and so is a bounds guard the file's launches make true for
+// every thread (`i < n` in one block of n threads: analysis/launches/launchedGuards.ts).
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import type { Basis } from "./severity";
@@ -130,10 +131,11 @@ function divergence(
       ? `runs once per iteration of a loop whose condition \`${condText(k.cond)}\` (${where}) depends on the thread index`
       : `is reached only by the threads for which \`${condText(k.cond)}\` (${where}) holds, which depends on the thread index`;
     if (!endsKernel(k)) {
+      // they go on: to a later barrier, to work the barrier was to order, or round an enclosing loop
       const why = loop
-        ? "threads leave the loop after different numbers of barriers"
-        : "the other threads never arrive at the barrier";
-      return { message: `${name()} ${what}: ${why}. Move the barrier out of the branch.` };
+        ? "threads leave the loop after different numbers of barriers and go on. Give every thread of the block the same trip count (loop to a block-uniform bound and predicate the work inside), or move the barrier out of the loop."
+        : "the other threads never arrive at this barrier and go on. Move the barrier out of the branch and predicate only the work.";
+      return { message: `${name()} ${what}: ${why}` };
     }
     const write = skippedWrite(k.guarded, b);
     if (write) {
@@ -187,7 +189,7 @@ export const syncthreadsInDivergentBranch: Rule = {
   defaultSeverity: "warning",
   basis: "heuristic",
   summary:
-    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition, or after a thread-dependent break, continue, or return from a __device__ function; after a return from the kernel only when the exited threads skip shared-memory writes before the barrier.",
+    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition, or after a thread-dependent break, continue, or return from a __device__ function; after a return from the kernel, or in a thread-dependent branch or loop that ends the kernel, only when the exited threads skip shared-memory writes before the barrier.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
