@@ -1,17 +1,25 @@
 // A block barrier that only some threads of the block reach: the block deadlocks or, worse, silently
-// synchronizes with the wrong barrier. Threads that have exited (returned from the kernel) are not
-// waited for (analysis/uniformity/barrierReach.ts): a barrier after an early return is fine. Which conditions differ between threads comes from the function's
-// uniformity analysis (util/uniformity.ts): conditions on blockIdx, kernel arguments, constants, uniform
-// loop counters or shared values read after a barrier are the same for every thread and are fine, and so
-// is a bounds guard the file's launches make true for every thread (`i < n` in one block of n threads:
-// analysis/launches/launchedGuards.ts).
+// synchronizes with the wrong barrier. Threads that have exited are not waited for
+// (analysis/uniformity/barrierReach.ts): a barrier after an early return is fine, and so is one in a
+// thread-dependent branch or loop that ends the kernel (the threads that skip it exit). Which conditions
+// differ between threads comes from the function's uniformity analysis (analysis/uniformity/): conditions
+// on blockIdx, kernel arguments, constants, uniform loop counters or shared values read after a barrier
+// are the same for every thread and are fine, and so is a bounds guard the file's launches make true for
+// every thread (`i < n` in one block of n threads: analysis/launches/launchedGuards.ts).
 import type { Node } from "web-tree-sitter";
 import type { Rule } from "./rule";
 import type { Basis } from "./severity";
 import { isSpaceCode, isWordCode } from "../analysis/source/charCodes";
 import { FileIndex, type FunctionInfo } from "../analysis/source/fileIndex";
-import { LOOPS, Uniformity, type Barrier, type Exit, type SoFar } from "../analysis/uniformity/uniformity";
-import { endsThread, sharedArrays, sharedWrite } from "../analysis/uniformity/barrierReach";
+import {
+  LOOPS,
+  Uniformity,
+  type Barrier,
+  type Control,
+  type Exit,
+  type SoFar,
+} from "../analysis/uniformity/uniformity";
+import { endsKernel, endsThread, sharedArrays, sharedWrite } from "../analysis/uniformity/barrierReach";
 import { ancestors } from "../analysis/source/nodes";
 import { codeSlice } from "../analysis/source/codeText";
 import { fileScopeShared } from "../analysis/sharedMemory/fileScope";
@@ -99,34 +107,50 @@ function condText(cond: Node): string {
 
 /**
  * Why `b` is divergent, or undefined when every thread of the block that has not exited reaches it: a
- * return from the kernel ends its thread, which the barrier does not wait for (barrierReach.ts), and is
- * reported only when the exiting threads skip shared-memory writes before the barrier (`skippedWrite`),
- * as information: whether the launch ever makes its condition true for part of a block is the host's.
- * A return from a __device__ function or a lambda does not end the thread: its caller goes on.
+ * return from the kernel ends its thread, which the barrier does not wait for (barrierReach.ts), and so
+ * does skipping a branch, or leaving a loop, that ends the kernel (nothing after it for those threads).
+ * Either is reported only when the exiting threads skip shared-memory writes before the barrier
+ * (`skippedWrite`), as information: whether the launch ever makes its condition true for part of a block
+ * is the host's. A return from a __device__ function or a lambda does not end the thread: its caller
+ * goes on.
  */
 function divergence(
   u: Uniformity,
   b: Barrier,
-  f: FunctionInfo,
-  skippedWrite: (e: Exit, b: Barrier) => string | undefined,
+  endsKernel: (k: Control) => boolean,
+  endsThread: (e: Exit) => boolean,
+  skippedWrite: (from: Node, b: Barrier) => string | undefined,
 ): { message: string; basis?: Basis } | undefined {
   // read only for a finding (each node read costs)
   const name = (): string => `${b.call.childForFieldName("function")!.text}()`;
   const k = b.controls.find((c) => u.varies(c.deps) && !balanced(u.barriers, c.guarded));
   if (k) {
     const where = linesAbove(b.call, k.cond);
-    const what = LOOPS.has(k.guarded.type)
-      ? `runs once per iteration of a loop whose condition \`${condText(k.cond)}\` (${where}) depends on the thread index: threads leave the loop after different numbers of barriers`
-      : `is reached only by the threads for which \`${condText(k.cond)}\` (${where}) holds, which depends on the thread index: the other threads never arrive at the barrier`;
-    return { message: `${name()} ${what}. Move the barrier out of the branch.` };
+    const loop = LOOPS.has(k.guarded.type);
+    const what = loop
+      ? `runs once per iteration of a loop whose condition \`${condText(k.cond)}\` (${where}) depends on the thread index`
+      : `is reached only by the threads for which \`${condText(k.cond)}\` (${where}) holds, which depends on the thread index`;
+    if (!endsKernel(k)) {
+      // they go on: to a later barrier, to work the barrier was to order, or round an enclosing loop
+      const why = loop
+        ? "threads leave the loop after different numbers of barriers and go on. Give every thread of the block the same trip count (loop to a block-uniform bound and predicate the work inside), or move the barrier out of the loop."
+        : "the other threads never arrive at this barrier and go on. Move the barrier out of the branch and predicate only the work.";
+      return { message: `${name()} ${what}: ${why}` };
+    }
+    const write = skippedWrite(k.guarded, b);
+    if (write) {
+      const leave = loop ? "leave the loop early" : "skip the branch";
+      const message = `${name()} ${what}. The threads that ${leave} run to the end of the kernel and exit, and the barrier does not wait for them, but they skip their share of the shared-memory writes before it (\`${write}\`): if the launch can make that happen in part of a block, the threads left may read elements nobody wrote after the barrier. Keep every thread through the cooperative copy and predicate only its global loads and stores, or assert the shapes that rule it out.`;
+      return { message, basis: "needs-context" };
+    }
   }
   for (const e of u.exits) {
     const why = u.firstVarying(e.controls);
     if (!why || !u.skips(e, b)) continue;
-    if (endsThread(e, f)) {
-      const write = skippedWrite(e, b);
+    if (endsThread(e)) {
+      const write = skippedWrite(e.stmt, b);
       if (!write) continue;
-      const message = `${name()} comes after the \`return\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index). Threads that return have exited and the barrier does not wait for them, but they skip their share of the shared-memory writes before it (\`${write}\`): if the launch can make the condition true for part of a block, the threads left may read elements nobody wrote after the barrier. Keep every thread through the cooperative copy and predicate only its global loads and stores, or assert the shapes that rule it out.`;
+      const message = `${name()} comes after the \`${e.kind}\` ${linesAbove(b.call, e.stmt)} (under \`${condText(why.cond)}\`, which depends on the thread index). Threads that ${e.kind === "return" ? "return" : "leave the loop"} have exited and the barrier does not wait for them, but they skip their share of the shared-memory writes before it (\`${write}\`): if the launch can make the condition true for part of a block, the threads left may read elements nobody wrote after the barrier. Keep every thread through the cooperative copy and predicate only its global loads and stores, or assert the shapes that rule it out.`;
       return { message, basis: "needs-context" };
     }
     const goesOn = e.kind === "return" ? "return to the caller and go on" : "go on";
@@ -138,18 +162,23 @@ function divergence(
 }
 
 /**
- * The first shared-memory write that threads leaving the kernel at `e` skip before barrier `b`, as a
- * short one-line text: from the exit to the barrier, or, when the barrier comes first in the text, from
- * the start of the loop around both (the exited threads miss the next iterations' writes).
+ * The first shared-memory write that threads leaving the kernel at `from` skip before barrier `b`, as a
+ * short one-line text. `from` is an exit or a branch or loop that ends the kernel: from an exit to the
+ * barrier; from the start of a branch or loop around the barrier (the threads that skip it, or leave the
+ * loop, miss its writes, the next iterations' too); or, when the barrier comes before the exit in the
+ * text, from the start of the loop around both (the exited threads miss the next iterations' writes).
  */
-function skippedWrite(idx: FileIndex, f: FunctionInfo, e: Exit, b: Barrier): string | undefined {
+function skippedWrite(idx: FileIndex, f: FunctionInfo, from: Node, b: Barrier): string | undefined {
   const at = b.call.startIndex;
-  const loop = [...ancestors(e.stmt, e.owner)].find(
-    (a) => LOOPS.has(a.type) && a.startIndex <= at && b.call.endIndex <= a.endIndex,
-  );
-  const from = at >= e.stmt.endIndex ? e.stmt.endIndex : (loop?.startIndex ?? at);
+  let start = at;
+  if (at >= from.endIndex) start = from.endIndex;
+  else if (inside(b.call, from)) start = from.startIndex;
+  else {
+    const loop = [...ancestors(from, f.node)].find((a) => LOOPS.has(a.type) && inside(b.call, a));
+    if (loop) start = loop.startIndex;
+  }
   const shared = new Set([...sharedArrays(codeSlice(idx, f.start, f.end)), ...fileScopeShared(idx)]);
-  const write = sharedWrite(idx.text.slice(from, at), shared);
+  const write = sharedWrite(idx.text.slice(start, at), shared);
   if (!write) return undefined;
   const line = write.replace(/\s+/g, " ");
   return line.length > 70 ? `${line.slice(0, 67)}...` : line;
@@ -160,7 +189,7 @@ export const syncthreadsInDivergentBranch: Rule = {
   defaultSeverity: "warning",
   basis: "heuristic",
   summary:
-    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition, or after a thread-dependent break, continue, or return from a __device__ function; after a return from the kernel only when the exited threads skip shared-memory writes before the barrier.",
+    "A block barrier (__syncthreads(), a thread block's sync()) that not every thread of the block reaches: under a thread-dependent condition, or after a thread-dependent break, continue, or return from a __device__ function; after a return from the kernel, or in a thread-dependent branch or loop that ends the kernel, only when the exited threads skip shared-memory writes before the barrier.",
   check(ctx) {
     const idx = FileIndex.of(ctx);
     // The analysis only for functions that hold a barrier (it walks the whole function).
@@ -173,11 +202,25 @@ export const syncthreadsInDivergentBranch: Rule = {
     }
     for (const { f, calls } of fns.values()) {
       if (!mayDiverge(idx.text, f, calls)) continue;
-      const until = { after: idx.text.lastIndexOf("sync", f.end), settled };
+      // asked again at each statement the walk passes while the barrier is not settled
+      const tails = new Map<string, boolean>();
+      const endsKernelAt = (k: Control, b: Barrier): boolean => {
+        const key = `${k.guarded.id}:${b.call.id}`;
+        let v = tails.get(key);
+        if (v === undefined) tails.set(key, (v = endsKernel(k.guarded, f, idx.text, b.call)));
+        return v;
+      };
+      const until = { after: idx.text.lastIndexOf("sync", f.end), settled: settledBy(endsKernelAt) };
       const u = Uniformity.of(idx, f, until, classConstructors(ctx), launchGuards(idx, f));
       for (const b of u.barriers) {
         if (b.level !== "block") continue;
-        const found = divergence(u, b, f, (e, at) => skippedWrite(idx, f, e, at));
+        const found = divergence(
+          u,
+          b,
+          (k) => endsKernelAt(k, b),
+          (e) => endsThread(e, f, idx.text),
+          (from, at) => skippedWrite(idx, f, from, at),
+        );
         if (found) ctx.report({ node: b.call, ...found });
       }
     }
@@ -186,19 +229,23 @@ export const syncthreadsInDivergentBranch: Rule = {
 
 /**
  * Is a barrier's finding known before the rest of the function is read? When its innermost condition
- * varies already (it can only go on varying) and is not a balanced if: divergence reports that one. When,
- * between two statements of the body, its conditions and every exit's are uniform for good: an exit still
- * to come cannot skip it, so it has no finding. A barrier of another level is not reported at all.
+ * varies already (it can only go on varying), is not a balanced if, and its branch does not end the
+ * kernel (`endsKernel`): divergence reports that one. When, between two statements of the body, its
+ * conditions and every exit's are uniform for good: an exit still to come cannot skip it, so it has no
+ * finding. A barrier of another level is not reported at all.
  */
-function settled(b: Barrier, w: SoFar): boolean {
-  if (b.level !== "block") return true;
-  const k = b.controls[0];
-  if (k !== undefined && w.varies(k.deps) && !balanced(w.barriers, k.guarded)) return true;
-  return (
-    w.between &&
-    b.controls.every((c) => w.uniform(c.deps)) &&
-    w.exits.every((e) => e.controls.every((c) => w.uniform(c.deps)))
-  );
+function settledBy(endsKernel: (k: Control, b: Barrier) => boolean): (b: Barrier, w: SoFar) => boolean {
+  return (b, w) => {
+    if (b.level !== "block") return true;
+    const k = b.controls[0];
+    if (k !== undefined && w.varies(k.deps) && !balanced(w.barriers, k.guarded) && !endsKernel(k, b))
+      return true;
+    return (
+      w.between &&
+      b.controls.every((c) => w.uniform(c.deps)) &&
+      w.exits.every((e) => e.controls.every((c) => w.uniform(c.deps)))
+    );
+  };
 }
 
 const CONTROL: ReadonlySet<string> = new Set([

@@ -6,7 +6,12 @@ import { parseSource } from "../../../server/lint/lintDocument";
 import { FileIndex } from "../../../server/analysis/source/fileIndex";
 import { Uniformity } from "../../../server/analysis/uniformity/uniformity";
 import { conditions, kernel } from "./uniformityHelpers";
-import { endsThread, sharedArrays, sharedWrite } from "../../../server/analysis/uniformity/barrierReach";
+import {
+  endsKernel,
+  endsThread,
+  sharedArrays,
+  sharedWrite,
+} from "../../../server/analysis/uniformity/barrierReach";
 
 describe("uniformity: references to memory and blocks that end in a return", () => {
   it("a reference bound to memory is stored through; one bound to a local holds its values", async () => {
@@ -116,7 +121,7 @@ describe("uniformity: strided loops with a base and their last-tile tests", () =
 });
 
 describe("barrierReach: which exits end the thread", () => {
-  it("a return of the kernel itself; not one of a __device__ function or a lambda, nor a break", async () => {
+  it("a return of the kernel itself, a break out of a loop that ends it; not a return of a __device__ function or a lambda", async () => {
     const src = `
 __global__ void k(int n) {
   auto f = [&]() { if (threadIdx.x >= n) return; };
@@ -127,13 +132,56 @@ __global__ void k(int n) {
 __device__ void d(int n) {
   if (threadIdx.x >= n) return;
   __syncthreads();
+}
+__global__ void last(int n) {
+  for (int i = threadIdx.x; i < n; i += 32) { if (i == 3) break; __syncthreads(); }
 }`;
     const idx = FileIndex.begin(await parseSource(src), src);
     const got = idx.deviceFunctions().map((fn) => {
       const u = Uniformity.of(idx, fn);
-      return u.exits.map((e) => `${e.kind}:${endsThread(e, fn)}`);
+      return u.exits.map((e) => `${e.kind}:${endsThread(e, fn, src)}`);
     });
-    assert.deepEqual(got, [["return:false", "break:false", "return:true"], ["return:false"]]);
+    assert.deepEqual(got, [["return:false", "break:false", "return:true"], ["return:false"], ["break:true"]]);
+  });
+});
+
+describe("barrierReach: branches and loops that end the kernel", () => {
+  it("nothing after them, or only a return or an if that requires the branch's condition", async () => {
+    const src = `
+__global__ void k(float* out, int n, int m) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { __syncthreads(); }
+  if (i < m) { __syncthreads(); }
+  for (int j = i; j < n; j += 64) { if (j < m) { __syncthreads(); } }
+  if (m > 0) {
+    for (int j = i; j < n; j += 64) { __syncthreads(); }
+    if (i == 0 && (j < m)) out[0] = 1.f;
+    return;
+  }
+  if (i < n) { __syncthreads(); } else { out[i] = 0.f; }
+  if (i < m) { __syncthreads(); }
+  // the same condition
+  if (out[0] > 0.f && i < m) out[i] = 2.f;
+}
+__global__ void e(int n) {
+  if (threadIdx.x < n) {
+    if (threadIdx.x < 4) { __syncthreads(); } else { }
+  }
+  return;
+}
+__device__ void d(int n) {
+  if (threadIdx.x < n) { __syncthreads(); }
+}`;
+    const idx = FileIndex.begin(await parseSource(src), src);
+    const got = idx
+      .deviceFunctions()
+      .map((fn) =>
+        Uniformity.of(idx, fn).barriers.map((b) => endsKernel(b.controls[0]!.guarded, fn, src, b.call)),
+      );
+    // a later barrier; a later branch with work; a loop around the if; a loop whose leavers go on to an
+    // if (the branch's condition is an if's, not a loop's); an else that works; an if followed by one
+    // requiring its condition; an empty else in an if that ends the kernel; a __device__ function's branch
+    assert.deepEqual(got, [[false, false, false, false, false, true], [true], [false]]);
   });
 });
 
