@@ -129,7 +129,8 @@ function isConstructor(idx: FileIndex, fn: FunctionSpan, name: string): boolean 
   const declared = d?.childForFieldName("declarator");
   if (!declared) return false;
   const written = idx.textOf(declared);
-  if (/~\s*\w+$/.test(written) || new RegExp(`\\b${name}\\s*::\\s*${name}$`).test(written)) return true;
+  if (/~\s*\w+$/.test(written) || new RegExp(`\\b${name}\\s*(?:<[^]*>)?\\s*::\\s*${name}$`).test(written))
+    return true;
   if (fn.node.childForFieldName("type")) return false;
   // In the class: the function's node is a member of the class body (Node.parent walks from the root).
   const owner = fn.node.parent?.parent;

@@ -57,6 +57,7 @@ struct Guard {
 namespace gl { struct Tex { struct Map { Map(int); ~Map(); }; }; }
 gl::Tex::Map::Map(int id) { if (cudaGetLastError() != cudaSuccess) abort(); }
 gl::Tex::Map::~Map() { report(cudaGetLastError()); }
+template <typename T> Buf<T>::Buf(int n) { if (cudaGetLastError() != cudaSuccess) abort(); }
 `;
     assert.deepEqual((await own(text)).sort(), ["check", "reads"]);
   });
