@@ -6,8 +6,10 @@
 // A function that only synchronizes (cudaDeviceSynchronize/cudaStreamSynchronize) and checks what that
 // returns does not count: a launch that fails to start (block too large, too much shared memory, no
 // kernel image) leaves the synchronize returning cudaSuccess; only the last-error calls report it.
-// A function whose body launches a kernel is a launcher, not a check, even when it checks its own launch;
-// so is one that calls a launcher, through any number of definitions of the same set (launchers.ts).
+// A body whose only last-error calls discard the result (`cudaGetLastError();`, a reset) checks nothing
+// (errorResets.ts). A function whose body launches a kernel is a launcher, not a check, even when it
+// checks its own launch; so is one that calls a launcher, through any number of definitions of the same
+// set (launchers.ts).
 //
 // A header's functions are found in its text (functionBodies.ts), the file's own in its tree (ownChecks.ts):
 // bodies over 4,000 characters and functions defined by macros are not seen. In headers overloads share
@@ -15,6 +17,7 @@
 import type { FileIndex } from "../source/fileIndex";
 import { definitionMap, launchingNames } from "./launchers";
 import { ownLaunchChecks } from "./ownChecks";
+import { withoutResets } from "./errorResets";
 
 /** Calls that report a failed launch: the runtime's last-error calls and the wrappers everyone uses. */
 export const BUILTIN_CHECKS: readonly string[] = [
@@ -36,7 +39,10 @@ export function launchChecks(
   // A body that launches a kernel, itself or through the definitions it calls, is a launcher's.
   const all = definitionMap(definitions);
   const launching = launchingNames(all);
-  const defs = [...all].filter(([name]) => !launching.has(name));
+  // A discarded `cudaGetLastError();` only resets the error state: it names no check (errorResets.ts).
+  const defs = [...all]
+    .filter(([name]) => !launching.has(name))
+    .map(([n, body]) => [n, withoutResets(body)] as const);
   for (let changed = true; changed;) {
     changed = false;
     const re = new RegExp(`\\b(?:${[...checks].join("|")})\\b`);

@@ -10,6 +10,8 @@
 // depends on where each name it called on the way is written (`uses:`; past MAX_CALLED names, the whole
 // file). Unlike the text reading of headers (functionBodies.ts),
 // each definition is judged alone: of two overloads, one launching and one checking, the name is a check.
+// A use that only resets the error state (a discarded `cudaGetLastError();`: errorResets.ts) makes no
+// check, and a constructor or destructor is none (a class is not a check to call after a launch).
 // Cannot see: functions a macro defines, uses hidden behind another macro's expansion.
 import type { FileIndex, FunctionSpan } from "../source/fileIndex";
 import { definedName } from "../callgraph/callGraph";
@@ -19,6 +21,7 @@ import { wordOffsets, type Directive } from "../source/textScans";
 import { isWordCode } from "../source/charCodes";
 import { usesOf as usesDependency } from "../../lint/dependencies";
 import { ownDefinitions, reachesLaunch } from "./launchers";
+import { isReset } from "./errorResets";
 
 /** Above this many names, the file's words are read once instead of searching each name. */
 const MANY_NAMES = 32;
@@ -40,15 +43,18 @@ const NOT_CODE: ReadonlySet<string> = new Set([
 export function ownLaunchChecks(idx: FileIndex, known: ReadonlySet<string>): ReadonlySet<string> {
   const checks = new Set(known);
   const judged = new Map<number, Judged | undefined>();
+  const code = codeOnly(idx.text);
   for (let fresh: Iterable<string> = known; ;) {
     const added: string[] = [];
-    for (const [at, length] of usesOf(idx.text, fresh))
+    for (const [at, length] of usesOf(idx.text, fresh)) {
+      if (isReset(code, at, idx.text.slice(at, at + length))) continue;
       for (const name of [checkingFunction(idx, at, judged), checkingDefine(idx, at)])
         // The tree is asked last, only about a use that would add a name.
         if (name && !checks.has(name) && inCode(idx, at, length)) {
           checks.add(name);
           added.push(name);
         }
+    }
     if (added.length === 0) return checks;
     fresh = added;
   }
@@ -108,8 +114,28 @@ function judge(idx: FileIndex, fn: FunctionSpan): Judged | undefined {
   const { startIndex: start, endIndex: end } = body;
   if (end - start - 2 > MAX_BODY) return undefined;
   const name = definedName(idx, fn.node);
-  if (name === undefined || launchesThroughCalls(idx, name, start, end)) return undefined;
+  if (name === undefined || isConstructor(idx, fn, name)) return undefined;
+  if (launchesThroughCalls(idx, name, start, end)) return undefined;
   return { name, body: start };
+}
+
+/**
+ * Whether the function `name` is a constructor or destructor: `A::B::B`, `~B`, or defined in the class
+ * `B` itself (an `operator T()` conversion too: no return type, and named in the class).
+ */
+function isConstructor(idx: FileIndex, fn: FunctionSpan, name: string): boolean {
+  let d = fn.node.childForFieldName("declarator");
+  while (d && d.type !== "function_declarator") d = d.childForFieldName("declarator");
+  const declared = d?.childForFieldName("declarator");
+  if (!declared) return false;
+  const written = idx.textOf(declared);
+  if (/~\s*\w+$/.test(written) || new RegExp(`\\b${name}\\s*(?:<[^]*>)?\\s*::\\s*${name}$`).test(written))
+    return true;
+  if (fn.node.childForFieldName("type")) return false;
+  // In the class: the function's node is a member of the class body (Node.parent walks from the root).
+  const owner = fn.node.parent?.parent;
+  const cls = owner?.type === "class_specifier" || owner?.type === "struct_specifier" ? owner : undefined;
+  return cls !== undefined && cls.childForFieldName("name")?.text === name;
 }
 
 /** Whether the body [start, end) of `name` calls a function or macro of the file that launches. */

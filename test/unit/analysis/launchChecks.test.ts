@@ -46,6 +46,17 @@ describe("launch checks from definitions", () => {
       [],
     );
   });
+  it("not a body whose only last-error calls discard the result (a reset), nor a macro calling one", () => {
+    assert.deepEqual(
+      closure([
+        ["reset", " if (err != cudaSuccess) { cudaGetLastError(); } "],
+        ["reset_all", " (void)cudaPeekAtLastError(); else ::cudaGetLastError(); "],
+        ["RESET_ERRORS", "() do { cudaGetLastError(); reset(); } while (0)"],
+        ["reads", " cudaGetLastError(); return cudaGetLastError(); "],
+      ]),
+      ["reads"],
+    );
+  });
   it("not a function that launches through the functions or macros it calls, at any depth", () => {
     assert.deepEqual(
       closure([

@@ -29,7 +29,7 @@ void talks() { // cudaGetLastError()
   puts("cudaGetLastError"); }
 #define NOTE(x) x // cudaGetLastError
 void big() { cudaGetLastError(); /*${" ".repeat(MAX_BODY)}*/ }
-void names_launch() { /* k<<<1, 1>>>() */ cudaGetLastError(); }
+void names_launch() { /* k<<<1, 1>>>() */ report(cudaGetLastError()); }
 `;
     assert.deepEqual(await own(text), ["names_launch"]);
   });
@@ -43,6 +43,23 @@ void report(cudaError_t e) { if (e) abort(); }
 void check() { report(cudaGetLastError()); }
 `;
     assert.deepEqual(await own(text), ["check"]);
+  });
+  it("not a body whose only last-error calls discard the result (a reset), nor a constructor or destructor", async () => {
+    const text = `void clear() { cudaGetLastError(); }
+void clear_all() { if (bad) { (void)cudaPeekAtLastError(); } else ::cudaGetLastError(); }
+#define RESET() do { cudaGetLastError(); } while (0)
+void reads() { cudaGetLastError(); if (cudaGetLastError() != cudaSuccess) abort(); }
+struct Guard {
+  Guard() { if (cudaGetLastError() != cudaSuccess) abort(); }
+  ~Guard() { report(cudaGetLastError()); }
+  void check() const { report(cudaPeekAtLastError()); }
+};
+namespace gl { struct Tex { struct Map { Map(int); ~Map(); }; }; }
+gl::Tex::Map::Map(int id) { if (cudaGetLastError() != cudaSuccess) abort(); }
+gl::Tex::Map::~Map() { report(cudaGetLastError()); }
+template <typename T> Buf<T>::Buf(int n) { if (cudaGetLastError() != cudaSuccess) abort(); }
+`;
+    assert.deepEqual((await own(text)).sort(), ["check", "reads"]);
   });
   it("a body followed through its calls depends on where each name called on the way is written", async () => {
     const text = `void square(float* y) { k<<<1, 32>>>(y); }

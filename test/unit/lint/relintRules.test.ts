@@ -215,8 +215,14 @@ test("a caller that adds a check after the call clears the launch's finding in a
 });
 
 test("a function called after the launch's caller that starts checking clears the finding", async () => {
-  // `after` becomes one of the file's own checks: its body now reads the last error.
-  const r = await afterEdit(CALLERS, "int unused = 0;", "cudaGetLastError();", "missing-launch-check");
+  // `after` becomes one of the file's own checks: its body now reads the last error (and acts on it: a
+  // discarded `cudaGetLastError();` only resets it).
+  const r = await afterEdit(
+    CALLERS,
+    "int unused = 0;",
+    "if (cudaGetLastError() != cudaSuccess) abort();",
+    "missing-launch-check",
+  );
   assert.deepEqual([r.was.length, r.now.length], [1, 0]);
   assert.ok(r.wholeFileRules.includes("missing-launch-check"), r.wholeFileRules.join());
 });

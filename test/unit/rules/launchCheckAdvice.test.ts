@@ -50,4 +50,22 @@ describe("missing-launch-check's advice", () => {
     assert.equal(plain.message.endsWith("Check cudaGetLastError() after it."), true);
     assert.doesNotMatch(plain.message, /C10_|STD_/);
   });
+  it("the project's check that reads the last error, never a class whose constructor only resets it", async () => {
+    const head = `struct Pinned {
+  float* host = nullptr;
+  explicit Pinned(size_t n) { if (cudaMallocHost(&host, n) != cudaSuccess) { cudaGetLastError(); } }
+};
+namespace gl { struct Texture { struct Mapping { Mapping(int id); }; }; }
+gl::Texture::Mapping::Mapping(int id) { if (id < 0) (void)cudaGetLastError(); }
+static void clear_errors() { cudaGetLastError(); }
+static void check_launch() { if (cudaGetLastError() != cudaSuccess) abort(); }
+void other(float* y) { k<<<1, 32>>>(y); check_launch(); }
+`;
+    const f = await advice(head);
+    assert.match(f.message, /the project's `check_launch`/);
+    // Without a check that reads the result, the plain advice.
+    const resets = head.replace(/static void check_launch.*\n.*\n/, "");
+    const plain = await advice(resets);
+    assert.equal(plain.message.endsWith("Check cudaGetLastError() after it."), true, plain.message);
+  });
 });
