@@ -9,6 +9,7 @@ import { hasBf16Guard } from "../analysis/preprocessor/archGuard";
 import { rocmOnly } from "../analysis/preprocessor/rocmOnly";
 import { declEnvKey } from "../analysis/types/declEnv";
 import { BUILTIN_CHECKS } from "../analysis/launches/launchChecks";
+import { RESET_CALLS } from "../analysis/launches/errorResets";
 import type { Dependency } from "./dependencies";
 import type { FileIndex } from "../analysis/source/fileIndex";
 
@@ -98,8 +99,9 @@ const ANCHORS: readonly { words: readonly string[]; inWindow?: readonly string[]
   { words: ["#", "typedef", "using", "align"], inWindow: ["typedef", "using"] },
   // shared-memory-reduction.ts: `extern __shared__ … name[];`, outside device functions (from the tree)
   { words: ["extern"], inWindow: ["extern"] },
-  // missing-launch-check.ts: a built-in check's name or `int main(`
-  { words: [...BUILTIN_CHECKS, "main"] },
+  // missing-launch-check.ts: a built-in check's name or `int main(`; a reset's function is read from the
+  // tree (checksElsewhere.ts: does the function around a discarded cudaGetLastError() launch?)
+  { words: [...BUILTIN_CHECKS, "main"], inWindow: RESET_CALLS },
   // rocmOnly.ts: the directive lines (an `#include`, and the `#if`s around it), which a block comment
   // can blank
   { words: ["#", "/*", "*/"] },
