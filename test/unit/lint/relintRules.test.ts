@@ -153,6 +153,35 @@ test("a file-scope extern __shared__ array changed to global memory (and back) r
 });
 
 test("an edit inside one kernel relints that kernel only and moves the findings below it", async () => {
+  // Kernel a holds no maskless shuffle: the rule's one whole-file fact (does the file define a function
+  // named __shfl_down? types/projectOverloads.ts) is read where that name is written, which is not there.
+  const text = `__global__ void a(float* x) {
+  x[threadIdx.x] = __shfl_down_sync(0xffffffffu, x[0], 1);
+}
+
+__global__ void b(float* x) {
+  x[threadIdx.x] = __shfl_down(x[0], 1);
+}
+`;
+  const r = await afterEdit(
+    text,
+    "x[threadIdx.x] = __shfl_down_sync",
+    "\n\n  x[threadIdx.x] = __shfl_down_sync",
+    "deprecated-shuffle",
+  );
+  assert.equal(r.scope, "window");
+  assert.deepEqual(r.wholeFileRules, []);
+  assert.deepEqual(
+    r.was.map((f) => f.span.startLine),
+    [5],
+  );
+  assert.deepEqual(
+    r.now.map((f) => f.span.startLine),
+    [7],
+  );
+});
+
+test("an edit beside a maskless shuffle relints the rule over the whole file (the project may define the name)", async () => {
   const text = `__global__ void a(float* x) {
   x[threadIdx.x] = __shfl_down(x[0], 1);
 }
@@ -168,7 +197,7 @@ __global__ void b(float* x) {
     "deprecated-shuffle",
   );
   assert.equal(r.scope, "window");
-  assert.deepEqual(r.wholeFileRules, []);
+  assert.deepEqual(r.wholeFileRules, ["deprecated-shuffle"]);
   assert.deepEqual(
     r.now.map((f) => f.span.startLine),
     [3, 7],
