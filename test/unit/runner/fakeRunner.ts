@@ -75,13 +75,15 @@ lines.on("line", (line) => {
   }
   if (mode === "progress-on-signal") {
     // A progress tick now and one per SIGUSR2 (the test's clock decides when), answering at minSamples.
+    // The handler comes first: the test signals as soon as it reads the first tick, which can be before
+    // this process runs its next line on a loaded machine (SIGUSR2's default action ends the process).
     let ticks = 1;
-    send({ id, progress: { phase: "sampling", samples: ticks } });
     process.on("SIGUSR2", () => {
       if (++ticks < req.timing.minSamples)
         return send({ id, progress: { phase: "sampling", samples: ticks } });
       send({ id, error: { code: "OK", message: `answered after ${ticks} ticks` } });
     });
+    send({ id, progress: { phase: "sampling", samples: ticks } });
     return;
   }
   if (mode === "progress") {
