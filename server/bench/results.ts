@@ -1,5 +1,6 @@
 // The results of one benchmark run: what `cuda-kernel-dev bench --json` prints, what the results
 // panel renders, and what a history line summarises. Versioned, since files of it are kept.
+import { isRecord } from "../util/isRecord";
 import type {
   DeviceAttributes,
   OutputCheck,
@@ -137,10 +138,6 @@ export interface HistoryEntry {
     pass: boolean;
     error?: string;
   }[];
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null;
 }
 
 /** What results and history lines share: this schema, a kernel, its file and a list of points. */

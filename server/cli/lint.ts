@@ -2,6 +2,7 @@
 // Exit status 1 when any error-level finding is reported; 5 when the run could not lint everything it was
 // asked to (an unreadable file or folder, a parse past the time limit, a rule that failed), whatever it
 // found; 2 for bad usage (README, "Exit codes").
+import { VERSION } from "../version";
 import { Command, Option } from "commander";
 import { resolve } from "node:path";
 import { parseArchList } from "../lint/arch";
@@ -103,7 +104,7 @@ export function lintCommand(): Command {
       if (opts.format === "json")
         process.stdout.write(`${JSON.stringify(toJsonFindings(reports, cwd, missed), null, 2)}\n`);
       else if (opts.format === "sarif")
-        process.stdout.write(`${JSON.stringify(toSarif(reports, rules, cwd, "0.1.0", missed), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(toSarif(reports, rules, cwd, VERSION, missed), null, 2)}\n`);
       else process.stdout.write(formatText(reports, cwd, missed));
       if (missed.length > 0) process.exitCode = EXIT.incomplete;
       else if (reports.some((r) => r.findings.some((f) => f.severity === "error")))

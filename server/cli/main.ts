@@ -1,5 +1,6 @@
 // `cuda-kernel-dev`: every feature of the extension from a terminal, for CI and other editors.
 // Each subcommand lives in its own file under server/cli/ and is registered here.
+import { VERSION } from "../version";
 import { Command, CommanderError } from "commander";
 import { allowEveryLaunch, setLaunchPolicy } from "../process/launchPolicy";
 import { errorMessage } from "../util/errorMessage";
@@ -21,7 +22,7 @@ setLaunchPolicy(allowEveryLaunch);
 
 const program = new Command("cuda-kernel-dev")
   .description("Lint, benchmark, profile and size CUDA kernels.")
-  .version("0.1.0")
+  .version(VERSION)
   .showHelpAfterError()
   .exitOverride();
 

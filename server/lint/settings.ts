@@ -1,4 +1,5 @@
 // The `cudaKernelDev` settings the server reads, checked field by field (they arrive untyped).
+import { isRecord } from "../util/isRecord";
 import { errorMessage } from "../util/errorMessage";
 import { parseArchList } from "./arch";
 import { checkSeverityMap, MAX_LAUNCH_CHECK_MACROS } from "./config";
@@ -24,8 +25,6 @@ export const DEFAULT_SETTINGS: LintSettings = {
   problems: [],
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] =>
   Array.isArray(v) && v.every((s) => typeof s === "string");
 

@@ -1,5 +1,6 @@
 // The language server: one context shared by the features, each in its own file with register(ctx).
 // main.ts starts it on the process's connection; tests may start it on any connection.
+import { VERSION } from "../version";
 import { ErrorCodes, ResponseError, type Connection } from "vscode-languageserver/node";
 import * as benchSpecDiagnostics from "./benchSpecDiagnostics";
 import * as codeActions from "./codeActions";
@@ -26,7 +27,7 @@ export function startServer(connection: Connection): ServerContext {
 
   connection.onInitialize((params) => {
     ctx.initialize(params);
-    return { capabilities: ctx.capabilities, serverInfo: { name: SOURCE, version: "0.1.0" } };
+    return { capabilities: ctx.capabilities, serverInfo: { name: SOURCE, version: VERSION } };
   });
   connection.onInitialized(() => ctx.markInitialized());
   connection.onShutdown(() => {

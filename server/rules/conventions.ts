@@ -1,5 +1,6 @@
 // Project conventions a workspace opts into (`[conventions]` in .cuda-kernel-dev.toml): rules that hold
 // for one project's build or naming scheme, not for CUDA code in general.
+import { isRecord } from "../util/isRecord";
 import defaultSuffixes from "./data/flashrt-suffixes.json";
 
 /** What a name segment (`rms_norm_fp8_noweight_fp16` → fp8, noweight, fp16) claims about the parameters. */
@@ -26,8 +27,6 @@ export interface Conventions {
   flashrt?: SuffixTable;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
 /**
