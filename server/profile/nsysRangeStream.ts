@@ -7,7 +7,7 @@
 import type { SqlValue } from "sql.js";
 import { mergeSorted, withCursors, type NsysCursor, type NsysDb } from "./nsysReportDb";
 import { CALL_TABLES, KERNEL, MEMCPY, MEMSET, type NsysRange } from "./nsysReport";
-import type { NsysRangeInstance, NsysRangeSummary } from "./nsysReportRanges";
+import { launchStats, sum, type NsysRangeInstance, type NsysRangeSummary } from "./nsysReportRanges";
 import { durationStats, groupBy, lowerBound, round1, RunningUnion } from "./nsysReportStats";
 
 const TID_SPAN = 0x1000000; // globalTid = globalPid + tid, with tid in the low 24 bits
@@ -140,9 +140,6 @@ function instanceOf(r: NsysRange, a: InstanceAcc): NsysRangeInstance {
   };
 }
 
-const sum = (xs: NsysRangeInstance[], f: (i: NsysRangeInstance) => number): number =>
-  xs.reduce((s, x) => s + f(x), 0);
-
 /** The summary of one range name's instances G, from their accumulators. */
 function groupSummary(
   g: { r: NsysRange; id: number }[],
@@ -152,7 +149,6 @@ function groupSummary(
   topN: number,
 ): NsysRangeSummary {
   const instances = g.map(({ r, id }) => instanceOf(r, accs[id]!));
-  const launches = instances.map((i) => i.launches);
   const first = g[0]!.r;
   return {
     name: first.name,
@@ -160,12 +156,7 @@ function groupSummary(
     style: first.style,
     time: durationStats(g.map(({ r }) => r.endNs - r.startNs)),
     timePct: 0,
-    launches: {
-      total: sum(instances, (i) => i.launches),
-      avg: round1(sum(instances, (i) => i.launches) / instances.length),
-      min: launches.reduce((m, v) => Math.min(m, v), Infinity),
-      max: launches.reduce((m, v) => Math.max(m, v), 0),
-    },
+    launches: launchStats(instances),
     kernels: sum(instances, (i) => i.kernels),
     gpuOps: sum(instances, (i) => i.gpuOps),
     distinctKernels: names.size,

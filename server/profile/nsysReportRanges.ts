@@ -123,8 +123,19 @@ function topKernels(kernels: NsysGpuOp[], n: number): NsysRangeSummary["topKerne
     .slice(0, n);
 }
 
-const sum = (xs: NsysRangeInstance[], f: (i: NsysRangeInstance) => number): number =>
+export const sum = (xs: NsysRangeInstance[], f: (i: NsysRangeInstance) => number): number =>
   xs.reduce((s, x) => s + f(x), 0);
+
+/** The launches per instance of one range name (both summaries, in memory and streamed, give these). */
+export function launchStats(instances: NsysRangeInstance[]): NsysRangeSummary["launches"] {
+  const launches = instances.map((i) => i.launches);
+  return {
+    total: sum(instances, (i) => i.launches),
+    avg: round1(sum(instances, (i) => i.launches) / instances.length),
+    min: launches.reduce((m, v) => Math.min(m, v), Infinity),
+    max: launches.reduce((m, v) => Math.max(m, v), 0),
+  };
+}
 
 /** One summary per NVTX range name (and domain), by total range time, longest first. */
 export function summarizeRanges(t: NsysTrace, topN = 10): NsysRangeSummary[] {
@@ -140,7 +151,6 @@ export function summarizeRanges(t: NsysTrace, topN = 10): NsysRangeSummary[] {
       instances.push(instanceOf(r, ops, launches));
       for (const o of ops) if (o.kind === "kernel") kernels.push(o);
     }
-    const launches = instances.map((i) => i.launches);
     const time = durationStats(ranges.map((r) => r.endNs - r.startNs));
     allRangeNs += time.totalNs;
     out.push({
@@ -149,12 +159,7 @@ export function summarizeRanges(t: NsysTrace, topN = 10): NsysRangeSummary[] {
       style: ranges[0]!.style,
       time,
       timePct: 0,
-      launches: {
-        total: sum(instances, (i) => i.launches),
-        avg: round1(sum(instances, (i) => i.launches) / instances.length),
-        min: launches.reduce((m, v) => Math.min(m, v), Infinity),
-        max: launches.reduce((m, v) => Math.max(m, v), 0),
-      },
+      launches: launchStats(instances),
       kernels: kernels.length,
       gpuOps: sum(instances, (i) => i.gpuOps),
       distinctKernels: new Set(kernels.map((k) => k.name)).size,

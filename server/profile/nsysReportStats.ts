@@ -52,18 +52,9 @@ export function groupBy<T>(items: Iterable<T>, key: (t: T) => string): Map<strin
 
 /** Time covered by at least one of the intervals, which must be sorted by start. */
 export function unionNs(intervals: readonly { startNs: number; endNs: number }[]): number {
-  let busy = 0;
-  let curStart = -Infinity;
-  let curEnd = -Infinity;
-  for (const iv of intervals) {
-    if (iv.startNs > curEnd) {
-      if (curEnd > curStart) busy += curEnd - curStart;
-      curStart = iv.startNs;
-      curEnd = iv.endNs;
-    } else if (iv.endNs > curEnd) curEnd = iv.endNs;
-  }
-  if (curEnd > curStart) busy += curEnd - curStart;
-  return busy;
+  const u = new RunningUnion();
+  for (const iv of intervals) u.add(iv.startNs, iv.endNs);
+  return u.totalNs;
 }
 
 /** Index of the first element of `sorted` whose key is >= v. */
@@ -136,7 +127,7 @@ export class DurationHistogram {
   }
 }
 
-/** The running union of intervals fed in order of start: unionNs without the array. */
+/** The running union of intervals fed in order of start (unionNs of an array). */
 export class RunningUnion {
   private busy = 0;
   private curStart = -Infinity;
