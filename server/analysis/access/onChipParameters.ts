@@ -24,13 +24,9 @@ function rootName(arg: Node): string | undefined {
       case "cast_expression":
         n = n.type === "cast_expression" ? n.childForFieldName("value") : n.namedChild(0);
         break;
-      case "pointer_expression":
-        n = n.childForFieldName("argument");
-        break;
-      case "subscript_expression":
-        n = n.childForFieldName("argument");
-        break;
-      case "field_expression":
+      case "pointer_expression": // &x[i], *p
+      case "subscript_expression": // x[i]
+      case "field_expression": // x.f, x->f
         n = n.childForFieldName("argument");
         break;
       case "binary_expression":
